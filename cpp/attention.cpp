@@ -1,0 +1,229 @@
+// attention.cpp: the formula, the fused kernel, the float64 reference and row statistics.
+// See attention.hpp for what each promises. Loops are written for reading first; the fused
+// kernel's tiling is the one idea here that exists for speed.
+#include "attention.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace attention {
+
+namespace {
+
+constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
+
+std::size_t index(int row, int col, int cols) {
+    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+}
+
+std::string shape_of(const Matrix& m) {
+    return "(" + std::to_string(m.rows) + ", " + std::to_string(m.cols) + ")";
+}
+
+float max_abs(const Matrix& m) {
+    float largest = 0.0f;
+    for (float x : m.values) largest = std::max(largest, std::fabs(x));
+    return largest;
+}
+
+void check_formula_size(int T) {
+    if (T > kMaxFormulaT) {
+        const double mebibytes = static_cast<double>(T) * T * sizeof(float) / (1 << 20);
+        throw std::invalid_argument("T = " + std::to_string(T) + " tokens needs " + std::to_string(static_cast<long>(mebibytes)) +
+                                    " MiB per T×T buffer; the limit is T = " + std::to_string(kMaxFormulaT) + " (" +
+                                    std::to_string(kMaxScoreMatrixBytes >> 20) + " MiB)");
+    }
+}
+
+bool is_masked(bool causal, int query, int key) { return causal && key > query; }
+
+}  // namespace
+
+static std::size_t checked_element_count(int rows, int cols) {
+    if (rows < 0 || cols < 0)
+        throw std::invalid_argument("matrix shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") is negative");
+    const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+    if (count > kMaxInputElements)
+        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") has " +
+                                    std::to_string(count) + " elements; the limit is " + std::to_string(kMaxInputElements));
+    return count;
+}
+
+Matrix::Matrix(int rows_, int cols_) : rows(rows_), cols(cols_), values(checked_element_count(rows_, cols_), 0.0f) {}
+
+Matrix::Matrix(int rows_, int cols_, std::vector<float> values_) : rows(rows_), cols(cols_), values(std::move(values_)) {
+    const std::size_t expected = checked_element_count(rows, cols);
+    if (values.size() != expected)
+        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") needs " +
+                                    std::to_string(expected) + " values, got " + std::to_string(values.size()));
+}
+
+void require_finite(const Matrix& m, const char* name) {
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c)
+            if (!std::isfinite(m.at(r, c)))
+                throw std::invalid_argument(std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "] is " +
+                                            (std::isnan(m.at(r, c)) ? "NaN" : "infinite") +
+                                            "; attention needs finite inputs");
+}
+
+double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    if (q.rows < 1) throw std::invalid_argument("q has T = " + std::to_string(q.rows) + " rows; attention needs at least 1 token");
+    if (q.cols < 1) throw std::invalid_argument("q has d = " + std::to_string(q.cols) + " columns; the head width d must be at least 1");
+    if (v.cols < 1) throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) + " columns; the value width must be at least 1");
+    if (k.rows != q.rows || k.cols != q.cols)
+        throw std::invalid_argument("k has shape " + shape_of(k) + " but q has " + shape_of(q) +
+                                    "; keys and queries must both be (T, d)");
+    if (v.rows != q.rows)
+        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " + std::to_string(q.rows) +
+                                    "; every token needs one value row");
+    if (q.cols > kMaxWidth || v.cols > kMaxWidth)
+        throw std::invalid_argument("head width " + std::to_string(std::max(q.cols, v.cols)) + " exceeds the limit of " +
+                                    std::to_string(kMaxWidth));
+    require_finite(q, "q");
+    require_finite(k, "k");
+    require_finite(v, "v");
+    const double factor = scale_factor(scale, q.cols);
+    // |q·k| <= d·max|q|·max|k|; keeping that (and its scaled value) far below FLT_MAX means
+    // no score, partial sum or exponent argument can overflow to inf and turn into NaN.
+    const double bound = static_cast<double>(q.cols) * max_abs(q) * max_abs(k) * std::max(1.0, factor);
+    if (!(bound <= static_cast<double>(FLT_MAX) / 4))
+        throw std::invalid_argument("q and k are too large: d·max|q|·max|k|·scale = " + std::to_string(bound) +
+                                    " would overflow float32 (limit " + std::to_string(FLT_MAX / 4) + ")");
+    return factor;
+}
+
+double scale_factor(Scale scale, int d) {
+    if (d < 1) throw std::invalid_argument("head width d = " + std::to_string(d) + " must be at least 1");
+    switch (scale.mode) {
+        case ScaleMode::inverse_sqrt_d: return 1.0 / std::sqrt(static_cast<double>(d));
+        case ScaleMode::inverse_d: return 1.0 / static_cast<double>(d);
+        case ScaleMode::none: return 1.0;
+        case ScaleMode::custom:
+            if (!std::isfinite(scale.factor) || scale.factor <= 0.0)
+                throw std::invalid_argument("scale factor " + std::to_string(scale.factor) +
+                                            " must be a finite number greater than 0");
+            return scale.factor;
+    }
+    throw std::invalid_argument("unknown scale mode");
+}
+
+std::string scale_name(Scale scale) {
+    switch (scale.mode) {
+        case ScaleMode::inverse_sqrt_d: return "1/sqrt(d)";
+        case ScaleMode::inverse_d: return "1/d";
+        case ScaleMode::none: return "none";
+        case ScaleMode::custom: return std::to_string(scale.factor);
+    }
+    return "unknown";
+}
+
+void softmax_row(float* row, int n) {
+    // Subtracting the row max makes the largest exponent exp(0) = 1: no overflow for any
+    // finite logits, and the result is unchanged because softmax is shift-invariant.
+    float row_max = kNegativeInfinity;
+    for (int j = 0; j < n; ++j) row_max = std::max(row_max, row[j]);
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        // exp(-inf) is exactly 0, so masked keys get weight exactly 0, not "very small".
+        row[j] = std::exp(row[j] - row_max);
+        sum += row[j];
+    }
+    for (int j = 0; j < n; ++j) row[j] /= sum;
+}
+
+Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
+    const double factor = validate_inputs(q, k, v, scale);
+    const int T = q.rows, d = q.cols, d_v = v.cols;
+    check_formula_size(T);
+    const float scale_f = static_cast<float>(factor);
+
+    Intermediates result;
+    result.scale = factor;
+    result.raw_scores = Matrix(T, T);
+    result.scaled_scores = Matrix(T, T);
+    result.masked_scores = Matrix(T, T);
+    result.output = Matrix(T, d_v);
+
+    // 1. scores: how well query i matches key j.
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j) {
+            float dot = 0.0f;
+            for (int c = 0; c < d; ++c) dot += q.at(i, c) * k.at(j, c);
+            result.raw_scores.at(i, j) = dot;
+            result.scaled_scores.at(i, j) = dot * scale_f;
+        }
+
+    // 2. mask: -inf, not a large negative number, so that step 3 gives exactly 0.
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j)
+            result.masked_scores.at(i, j) = is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.at(i, j);
+
+    // 3. softmax over keys, row by row. Key i is never masked for query i, so every row
+    //    has at least one finite entry.
+    result.weights = result.masked_scores;
+    for (int i = 0; i < T; ++i) softmax_row(&result.weights.values[index(i, 0, T)], T);
+
+    // 4. weighted sum of the values.
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j) {
+            const float w = result.weights.at(i, j);
+            for (int c = 0; c < d_v; ++c) result.output.at(i, c) += w * v.at(j, c);
+        }
+    return result;
+}
+
+ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
+    const double factor = validate_inputs(q, k, v, scale);
+    const int T = q.rows, d = q.cols, d_v = v.cols;
+    check_formula_size(T);
+
+    ReferenceF64 result;
+    result.T = T;
+    result.d_v = d_v;
+    result.weights.assign(static_cast<std::size_t>(T) * static_cast<std::size_t>(T), 0.0);
+    result.output.assign(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
+    for (int i = 0; i < T; ++i) {
+        double* row = &result.weights[index(i, 0, T)];
+        double row_max = -std::numeric_limits<double>::infinity();
+        for (int j = 0; j < T; ++j) {
+            if (is_masked(causal, i, j)) continue;
+            double dot = 0.0;
+            for (int c = 0; c < d; ++c) dot += static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
+            row[j] = dot * factor;
+            row_max = std::max(row_max, row[j]);
+        }
+        double sum = 0.0;
+        for (int j = 0; j < T; ++j) {
+            row[j] = is_masked(causal, i, j) ? 0.0 : std::exp(row[j] - row_max);
+            sum += row[j];
+        }
+        for (int j = 0; j < T; ++j) {
+            row[j] /= sum;
+            for (int c = 0; c < d_v; ++c) result.output[index(i, c, d_v)] += row[j] * static_cast<double>(v.at(j, c));
+        }
+    }
+    return result;
+}
+
+RowStatistics row_statistics(const Matrix& weights) {
+    RowStatistics stats;
+    for (int i = 0; i < weights.rows; ++i) {
+        double peak = 0.0, entropy = 0.0;
+        for (int j = 0; j < weights.cols; ++j) {
+            const double w = weights.at(i, j);
+            peak = std::max(peak, w);
+            if (w > 0.0) entropy -= w * std::log(w);  // the limit of w·ln w at 0 is 0
+        }
+        entropy = std::max(entropy, 0.0);  // rounding can leave -1e-8 for a one-hot row
+        stats.peak_weight.push_back(static_cast<float>(peak));
+        stats.entropy_nats.push_back(static_cast<float>(entropy));
+        stats.effective_tokens.push_back(static_cast<float>(std::exp(entropy)));
+    }
+    return stats;
+}
+
+}  // namespace attention

@@ -1,0 +1,109 @@
+// attention: one scaled dot-product attention head, softmax(Q·Kᵀ·scale)·V, in float32.
+//
+// Three implementations of the same function:
+//   formula()       the four lines written out, keeping every intermediate (the page shows them);
+//   fused()         online softmax over tiles of keys, never builds the T×T matrix;
+//   reference_f64() the formula in double precision, for checks and tests only.
+// Plus per-row statistics of the attention weights.
+//
+// It is not a training library: there is no batch axis, no multi-head projection and no
+// backward pass. Plain C++17; no Emscripten header (bindings.cpp is the only wasm glue).
+//
+// Errors: every public function checks its preconditions and throws std::invalid_argument
+// with a message naming the argument and the limit. Non-finite values (NaN, ±inf) in Q, K
+// or V are rejected rather than propagated: a NaN in one key would silently poison every
+// row that can see it, which is never what a learner means. Inputs so large that Q·Kᵀ
+// could overflow float32 are rejected for the same reason.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace attention {
+
+// A dense row-major float32 matrix.
+struct Matrix {
+    int rows = 0;
+    int cols = 0;
+    std::vector<float> values;  // (rows, cols) row-major
+
+    Matrix() = default;
+    Matrix(int rows_, int cols_);
+    Matrix(int rows_, int cols_, std::vector<float> values_);  // checks values_.size()
+    float at(int row, int col) const { return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)]; }
+    float& at(int row, int col) { return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)]; }
+};
+
+// How the scores are scaled before the softmax.
+enum class ScaleMode { inverse_sqrt_d, inverse_d, none, custom };
+
+struct Scale {
+    ScaleMode mode = ScaleMode::inverse_sqrt_d;
+    double factor = 1.0;  // used only by ScaleMode::custom; must be finite and > 0
+
+    static Scale inverse_sqrt_d() { return {ScaleMode::inverse_sqrt_d, 1.0}; }
+    static Scale inverse_d() { return {ScaleMode::inverse_d, 1.0}; }
+    static Scale none() { return {ScaleMode::none, 1.0}; }
+    static Scale custom(double factor) { return {ScaleMode::custom, factor}; }
+};
+
+// The multiplier applied to Q·Kᵀ for head width d (throws on a bad custom factor or d < 1).
+double scale_factor(Scale scale, int d);
+std::string scale_name(Scale scale);
+
+// Limits. T×T buffers are what make attention memory-hungry; the formula keeps four of them.
+constexpr std::size_t kMaxScoreMatrixBytes = std::size_t{64} << 20;  // one T×T float32 buffer
+constexpr int kMaxFormulaT = 4096;       // 4096² floats = 64 MiB per buffer
+constexpr int kMaxWidth = 4096;          // head width d and value width d_v
+constexpr std::size_t kMaxInputElements = std::size_t{1} << 26;  // per Q, K or V
+
+// Every step of softmax(Q·Kᵀ·scale)·V. All T×T matrices are (query row, key column).
+struct Intermediates {
+    double scale = 1.0;          // the factor applied, e.g. 1/√d
+    Matrix raw_scores;           // (T, T) q_i·k_j
+    Matrix scaled_scores;        // (T, T) q_i·k_j · scale
+    Matrix masked_scores;        // (T, T) scaled, with -inf where the causal mask hides key j > i
+    Matrix weights;              // (T, T) row softmax of masked_scores; masked entries exactly 0
+    Matrix output;               // (T, d_v) weights · V
+};
+
+// q: (T, d), k: (T, d), v: (T, d_v). The readable reference every faster path is tested against.
+Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal);
+
+// Same output as formula() within float32 rounding, without a T×T buffer: keys are visited
+// in tiles of `key_tile` columns with an online (running max, running sum) softmax, and
+// tiles wholly hidden by the causal mask are skipped. Lives in fused.cpp.
+constexpr int kDefaultKeyTile = 64;
+Matrix fused(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
+             int key_tile = kDefaultKeyTile);
+
+// The formula in double precision: weights (T, T) and output (T, d_v). Checks and tests only.
+struct ReferenceF64 {
+    int T = 0;
+    int d_v = 0;
+    std::vector<double> weights;  // (T, T)
+    std::vector<double> output;   // (T, d_v)
+};
+ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal);
+
+// Row softmax in place, max-subtracted; -inf entries become exactly 0.
+// row: (n,) at least one finite entry. Exposed because the page and tests use it directly.
+void softmax_row(float* row, int n);
+
+// Per-row shape of an attention distribution.
+struct RowStatistics {
+    std::vector<float> peak_weight;      // (T,) largest weight in the row
+    std::vector<float> entropy_nats;     // (T,) -Σ w ln w, 0·ln 0 taken as 0
+    std::vector<float> effective_tokens; // (T,) exp(entropy): 1 = one token, n = uniform over n
+};
+RowStatistics row_statistics(const Matrix& weights);
+
+// The preconditions every implementation shares (shapes, limits, finite values, no float32
+// overflow in Q·Kᵀ); returns the scale factor for this head. Throws std::invalid_argument.
+double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale);
+
+// Throws std::invalid_argument naming `name` unless every value is finite.
+void require_finite(const Matrix& m, const char* name);
+
+}  // namespace attention

@@ -1,0 +1,226 @@
+// bindings.cpp: the only Emscripten code. Exposes the core to JavaScript through embind.
+//
+// Every function takes typed arrays (or plain arrays) and numbers, and returns a fresh plain
+// object whose arrays are copies out of wasm memory: JS never holds a view into the heap,
+// which would die when memory grows, and never owns a handle it must .delete(). A core
+// exception comes back as { error: "message" }; web/src/core.js turns that into a thrown
+// Error. Numbers a person types (d, seed, T, draws) arrive as doubles and are checked here,
+// so that 2.5 or NaN gets a message instead of being truncated silently.
+#include "attention.hpp"
+#include "scenarios.hpp"
+#include "torch_random.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+using emscripten::val;
+using namespace attention;
+
+namespace {
+
+constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1: JS numbers are exact below it
+
+double checked_integer(double value, const char* name, double low, double high) {
+    if (!std::isfinite(value) || std::floor(value) != value)
+        throw std::invalid_argument(std::string(name) + " must be a whole number");
+    if (value < low || value > high) {
+        char message[160];
+        std::snprintf(message, sizeof message, "%s = %.17g is outside %.17g…%.17g", name, value, low, high);
+        throw std::invalid_argument(message);
+    }
+    return value;
+}
+
+int checked_int(double value, const char* name, int low, int high) {
+    return static_cast<int>(checked_integer(value, name, low, high));
+}
+
+Matrix matrix_from(const val& array, double rows, double cols, const char* name) {
+    const int r = checked_int(rows, (std::string(name) + " rows").c_str(), 0, 1 << 30);
+    const int c = checked_int(cols, (std::string(name) + " columns").c_str(), 0, 1 << 30);
+    std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
+    if (values.size() != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
+        throw std::invalid_argument(std::string(name) + " has " + std::to_string(values.size()) + " values; shape (" +
+                                    std::to_string(r) + ", " + std::to_string(c) + ") needs " + std::to_string(r * c));
+    return Matrix(r, c, std::move(values));
+}
+
+// A copy, so the caller's array survives any later growth of wasm memory.
+template <typename T>
+val copy_out(const std::vector<T>& values) {
+    return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val matrix_object(const Matrix& m) { return copy_out(m.values); }
+
+// URL-style names: "sqrt" (1/√d), "d" (1/d), "none", or "custom" with a factor.
+Scale parse_scale(const std::string& mode, double factor) {
+    if (mode == "sqrt") return Scale::inverse_sqrt_d();
+    if (mode == "d") return Scale::inverse_d();
+    if (mode == "none") return Scale::none();
+    if (mode == "custom") return Scale::custom(factor);
+    throw std::invalid_argument("scale \"" + mode + "\" is not one of sqrt, d, none, custom");
+}
+
+template <typename F>
+val guarded(F&& compute) {
+    try {
+        return compute();
+    } catch (const std::exception& error) {
+        val result = val::object();
+        result.set("error", std::string(error.what()));
+        return result;
+    }
+}
+
+void set_intermediates(val& result, const Intermediates& head) {
+    result.set("scale", head.scale);
+    result.set("rawScores", matrix_object(head.raw_scores));
+    result.set("scaledScores", matrix_object(head.scaled_scores));
+    result.set("maskedScores", matrix_object(head.masked_scores));
+    result.set("weights", matrix_object(head.weights));
+    result.set("output", matrix_object(head.output));
+    const RowStatistics stats = row_statistics(head.weights);
+    result.set("peakWeight", copy_out(stats.peak_weight));
+    result.set("entropy", copy_out(stats.entropy_nats));
+    result.set("effectiveTokens", copy_out(stats.effective_tokens));
+}
+
+val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor, bool causal) {
+    return guarded([&] {
+        const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+                                           parse_scale(scale, factor), causal);
+        val result = val::object();
+        set_intermediates(result, head);
+        return result;
+    });
+}
+
+val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor, bool causal) {
+    return guarded([&] {
+        const Matrix out = fused(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+                                 parse_scale(scale, factor), causal);
+        val result = val::object();
+        result.set("output", matrix_object(out));
+        return result;
+    });
+}
+
+val randn_js(double seed, double count) {
+    return guarded([&] {
+        TorchGenerator generator(static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger)));
+        val result = val::object();
+        result.set("values", copy_out(generator.randn(static_cast<std::size_t>(checked_integer(count, "count", 0, kMaxInputElements)))));
+        return result;
+    });
+}
+
+TokenMode parse_tokens(const std::string& mode) {
+    if (mode == "chars") return TokenMode::characters;
+    if (mode == "words") return TokenMode::words;
+    throw std::invalid_argument("tokens \"" + mode + "\" is not one of chars, words");
+}
+
+VectorMode parse_vectors(const std::string& mode) {
+    if (mode == "position") return VectorMode::per_position;
+    if (mode == "token") return VectorMode::per_token;
+    throw std::invalid_argument("vectors \"" + mode + "\" is not one of position, token");
+}
+
+// The map figure in one call: the tutorial's recipe for any text, then every intermediate.
+val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors, bool positional,
+                     std::string scale, double factor, bool causal) {
+    return guarded([&] {
+        MapRecipe recipe;
+        recipe.text = text;
+        recipe.tokens = parse_tokens(tokens);
+        recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
+        recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
+        recipe.vectors = parse_vectors(vectors);
+        recipe.positional = positional;
+        const MapInputs inputs = map_inputs(recipe);
+        const Intermediates head = formula(inputs.q, inputs.k, inputs.v, parse_scale(scale, factor), causal);
+        val result = val::object();
+        val token_list = val::array();
+        for (const std::string& token : inputs.tokens) token_list.call<void>("push", token);
+        result.set("tokens", token_list);
+        result.set("T", inputs.q.rows);
+        result.set("d", recipe.d);
+        result.set("q", matrix_object(inputs.q));
+        result.set("k", matrix_object(inputs.k));
+        result.set("v", matrix_object(inputs.v));
+        set_intermediates(result, head);
+        return result;
+    });
+}
+
+val scale_study_js(val widths, double T, double draws, bool causal, double seed) {
+    return guarded([&] {
+        ScaleStudyOptions options;
+        options.widths.clear();
+        for (double w : emscripten::convertJSArrayToNumberVector<double>(widths))
+            options.widths.push_back(checked_int(w, "width", 1, kMaxWidth));
+        options.T = checked_int(T, "T", 1, kMaxStudyT);
+        options.draws = checked_int(draws, "draws", 1, kMaxStudyDraws);
+        options.causal = causal;
+        options.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
+        const ScaleStudy study = scale_study(options);
+        val result = val::object();
+        result.set("widths", copy_out(study.options.widths));
+        const char* names[] = {"none", "sqrt", "d"};  // the order scale_study() promises
+        for (std::size_t m = 0; m < study.series.size(); ++m) {
+            val series = val::object();
+            series.set("peakMean", copy_out(study.series[m].peak_mean));
+            series.set("peakSpread", copy_out(study.series[m].peak_spread));
+            series.set("entropyMean", copy_out(study.series[m].entropy_mean));
+            series.set("entropySpread", copy_out(study.series[m].entropy_spread));
+            result.set(names[m], series);
+        }
+        return result;
+    });
+}
+
+val equivalence_js(bool causal, val torch_output) {
+    return guarded([&] {
+        const EquivalenceCase check =
+            check_equivalence(tutorial_equivalence_inputs(), causal, emscripten::convertJSArrayToNumberVector<float>(torch_output));
+        val result = val::object();
+        result.set("causal", check.causal);
+        result.set("formulaVsFused", check.formula_vs_fused);
+        result.set("formulaVsFloat64", check.formula_vs_f64);
+        result.set("hasTorch", check.has_torch);
+        result.set("formulaVsTorch", check.formula_vs_torch);
+        result.set("ok", check.ok());
+        result.set("line", equivalence_line(check));
+        return result;
+    });
+}
+
+val limits_js() {
+    val result = val::object();
+    result.set("maxMapTokens", kMaxMapTokens);
+    result.set("maxMapWidth", kMaxMapWidth);
+    result.set("maxFormulaT", kMaxFormulaT);
+    result.set("maxWidth", kMaxWidth);
+    result.set("maxStudyT", kMaxStudyT);
+    result.set("maxStudyDraws", kMaxStudyDraws);
+    result.set("maxStudyMultiplyAdds", kMaxStudyMultiplyAdds);
+    result.set("equivalenceTolerance", kEquivalenceTolerance);
+    return result;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+    emscripten::function("formula", &formula_js);
+    emscripten::function("fused", &fused_js);
+    emscripten::function("randn", &randn_js);
+    emscripten::function("attentionMap", &attention_map_js);
+    emscripten::function("scaleStudy", &scale_study_js);
+    emscripten::function("equivalence", &equivalence_js);
+    emscripten::function("limits", &limits_js);
+}

@@ -1,0 +1,285 @@
+// scenarios.cpp: the tutorial's experiments on top of attention.cpp and torch_random.cpp.
+#include "scenarios.hpp"
+
+#include "torch_random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace attention {
+
+namespace {
+
+// ---- UTF-8 -------------------------------------------------------------------------------
+
+// Splits UTF-8 text into code points (each kept as its own UTF-8 bytes). Rejects malformed
+// input instead of guessing, so that a token on the page is always a real character.
+std::vector<std::pair<std::string, char32_t>> code_points(const std::string& text) {
+    std::vector<std::pair<std::string, char32_t>> result;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+        if (length == 0 || i + length > text.size())
+            throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i));
+        char32_t point = length == 1 ? lead : static_cast<char32_t>(lead & (0xFF >> (length + 1)));
+        for (std::size_t b = 1; b < length; ++b) {
+            const auto continuation = static_cast<unsigned char>(text[i + b]);
+            if ((continuation >> 6) != 0x2) throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i + b));
+            point = (point << 6) | (continuation & 0x3F);
+        }
+        result.emplace_back(text.substr(i, length), point);
+        i += length;
+    }
+    return result;
+}
+
+bool is_space(char32_t c) {
+    return c == U' ' || (c >= U'\t' && c <= U'\r') || c == 0xA0 || c == 0x3000 || (c >= 0x2000 && c <= 0x200A) ||
+           c == 0x2028 || c == 0x2029;
+}
+
+// Letters, digits and apostrophes build words; any non-ASCII character counts as a letter
+// (so "naïve" and "東京" stay whole); every other ASCII symbol is a token of its own.
+bool is_word_character(char32_t c) {
+    if (c >= 0x80) return !is_space(c);
+    return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'\'' || c == U'_';
+}
+
+// ---- small matrix helpers ------------------------------------------------------------------
+
+// a: (n, m), b: (m, p) -> (n, p). Accumulated in double: these are inputs to the head, and
+// keeping them close to exact keeps our rounding below torch's.
+Matrix matmul(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    for (int i = 0; i < a.rows; ++i)
+        for (int j = 0; j < b.cols; ++j) {
+            double sum = 0.0;
+            for (int c = 0; c < a.cols; ++c) sum += static_cast<double>(a.at(i, c)) * b.at(c, j);
+            out.at(i, j) = static_cast<float>(sum);
+        }
+    return out;
+}
+
+Matrix draw(TorchGenerator& generator, int rows, int cols, float multiplier = 1.0f) {
+    Matrix m(rows, cols, generator.randn(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols)));
+    if (multiplier != 1.0f)
+        for (float& x : m.values) x *= multiplier;
+    return m;
+}
+
+Matrix batch_slice(const std::vector<float>& values, int batch_index, int T, int d) {
+    const auto begin = values.begin() + static_cast<std::ptrdiff_t>(batch_index) * T * d;
+    return Matrix(T, d, std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(T) * d));
+}
+
+double mean(const std::vector<double>& xs) {
+    double sum = 0.0;
+    for (double x : xs) sum += x;
+    return sum / static_cast<double>(xs.size());
+}
+
+// Sample standard deviation; 0 for a single draw (nothing to spread).
+double spread(const std::vector<double>& xs) {
+    if (xs.size() < 2) return 0.0;
+    const double m = mean(xs);
+    double sum = 0.0;
+    for (double x : xs) sum += (x - m) * (x - m);
+    return std::sqrt(sum / static_cast<double>(xs.size() - 1));
+}
+
+void require_in_range(const char* name, long long value, long long low, long long high) {
+    if (value < low || value > high)
+        throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is outside " + std::to_string(low) +
+                                    "…" + std::to_string(high));
+}
+
+}  // namespace
+
+// ---- the attention map ---------------------------------------------------------------------
+
+std::vector<std::string> tokenize(const std::string& utf8_text, TokenMode mode) {
+    std::vector<std::string> tokens;
+    bool in_word = false;
+    for (const auto& [bytes, point] : code_points(utf8_text)) {
+        if (mode == TokenMode::characters) {
+            tokens.push_back(bytes);
+        } else if (is_word_character(point)) {
+            if (in_word) tokens.back() += bytes;
+            else tokens.push_back(bytes);
+            in_word = true;
+        } else {
+            if (!is_space(point)) tokens.push_back(bytes);
+            in_word = false;
+        }
+    }
+    return tokens;
+}
+
+Matrix sinusoidal_positions(int T, int d) {
+    Matrix pe(T, d);
+    for (int t = 0; t < T; ++t)
+        for (int c = 0; c < d; ++c) {
+            const int pair = c / 2;
+            const double angle = t / std::pow(10000.0, 2.0 * pair / d);
+            pe.at(t, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    return pe;
+}
+
+MapInputs map_inputs(const MapRecipe& recipe) {
+    require_in_range("d", recipe.d, 1, kMaxMapWidth);
+    MapInputs inputs;
+    inputs.tokens = tokenize(recipe.text, recipe.tokens);
+    const int T = static_cast<int>(std::min<std::size_t>(inputs.tokens.size(), kMaxMapTokens + 1));
+    if (T == 0) throw std::invalid_argument("text has no tokens; type at least one character");
+    if (T > kMaxMapTokens)
+        throw std::invalid_argument("text has " + std::to_string(inputs.tokens.size()) + " tokens; the map shows at most " +
+                                    std::to_string(kMaxMapTokens));
+    const int d = recipe.d;
+
+    TorchGenerator generator(recipe.seed);
+    if (recipe.vectors == VectorMode::per_position) {
+        inputs.x = draw(generator, T, d);
+    } else {
+        std::map<std::string, int> first_seen;
+        std::vector<int> ids;
+        for (const auto& token : inputs.tokens) ids.push_back(first_seen.emplace(token, static_cast<int>(first_seen.size())).first->second);
+        const Matrix embedding = draw(generator, static_cast<int>(first_seen.size()), d);
+        inputs.x = Matrix(T, d);
+        for (int t = 0; t < T; ++t)
+            for (int c = 0; c < d; ++c) inputs.x.at(t, c) = embedding.at(ids[static_cast<std::size_t>(t)], c);
+    }
+    const Matrix w_query = draw(generator, d, d, 0.5f);
+    const Matrix w_key = draw(generator, d, d, 0.5f);
+    if (recipe.positional) {
+        const Matrix pe = sinusoidal_positions(T, d);
+        for (std::size_t i = 0; i < inputs.x.values.size(); ++i) inputs.x.values[i] += pe.values[i];
+    }
+    inputs.q = matmul(inputs.x, w_query);
+    inputs.k = matmul(inputs.x, w_key);
+    inputs.v = inputs.x;
+    return inputs;
+}
+
+// ---- the equivalence check -----------------------------------------------------------------
+
+EquivalenceInputs tutorial_equivalence_inputs() {
+    EquivalenceInputs inputs;
+    TorchGenerator generator(0);
+    const std::size_t count = static_cast<std::size_t>(inputs.batch * inputs.T * inputs.d);
+    const std::vector<float> q = generator.randn(count), k = generator.randn(count), v = generator.randn(count);
+    for (int b = 0; b < inputs.batch; ++b) {
+        inputs.q.push_back(batch_slice(q, b, inputs.T, inputs.d));
+        inputs.k.push_back(batch_slice(k, b, inputs.T, inputs.d));
+        inputs.v.push_back(batch_slice(v, b, inputs.T, inputs.d));
+    }
+    return inputs;
+}
+
+bool EquivalenceCase::ok() const {
+    return formula_vs_fused < kEquivalenceTolerance && formula_vs_f64 < kEquivalenceTolerance &&
+           (!has_torch || formula_vs_torch < kEquivalenceTolerance);
+}
+
+EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, const std::vector<float>& torch_output) {
+    const int batch = static_cast<int>(inputs.q.size());
+    if (batch == 0 || inputs.k.size() != inputs.q.size() || inputs.v.size() != inputs.q.size())
+        throw std::invalid_argument("equivalence inputs need the same number (at least 1) of q, k and v batches");
+    const std::size_t per_batch = inputs.v[0].values.size();
+    if (!torch_output.empty() && torch_output.size() != per_batch * static_cast<std::size_t>(batch))
+        throw std::invalid_argument("torch output has " + std::to_string(torch_output.size()) + " values; expected " +
+                                    std::to_string(per_batch * static_cast<std::size_t>(batch)));
+
+    EquivalenceCase result;
+    result.causal = causal;
+    result.has_torch = !torch_output.empty();
+    for (int b = 0; b < batch; ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        const Scale scale = Scale::inverse_sqrt_d();
+        const Matrix mine = formula(inputs.q[i], inputs.k[i], inputs.v[i], scale, causal).output;
+        const Matrix tiled = fused(inputs.q[i], inputs.k[i], inputs.v[i], scale, causal);
+        const ReferenceF64 exact = reference_f64(inputs.q[i], inputs.k[i], inputs.v[i], scale, causal);
+        for (std::size_t e = 0; e < mine.values.size(); ++e) {
+            const double x = mine.values[e];
+            result.formula_vs_fused = std::max(result.formula_vs_fused, std::fabs(x - tiled.values[e]));
+            result.formula_vs_f64 = std::max(result.formula_vs_f64, std::fabs(x - exact.output[e]));
+            if (result.has_torch)
+                result.formula_vs_torch = std::max(result.formula_vs_torch, std::fabs(x - torch_output[i * per_batch + e]));
+        }
+    }
+    return result;
+}
+
+std::string equivalence_line(const EquivalenceCase& result) {
+    char line[128];
+    std::snprintf(line, sizeof line, "causal=%-5s  max|mine - %s| = %.2e  %s", result.causal ? "True" : "False",
+                  result.has_torch ? "torch" : "float64", result.has_torch ? result.formula_vs_torch : result.formula_vs_f64,
+                  result.ok() ? "OK" : "MISMATCH");
+    return line;
+}
+
+// ---- the scale study -----------------------------------------------------------------------
+
+ScaleStudy scale_study(const ScaleStudyOptions& options) {
+    require_in_range("T", options.T, 1, kMaxStudyT);
+    require_in_range("draws", options.draws, 1, kMaxStudyDraws);
+    if (options.widths.empty()) throw std::invalid_argument("widths is empty; give at least one head width");
+    double multiply_adds = 0.0;
+    for (int d : options.widths) {
+        require_in_range("width", d, 1, kMaxWidth);
+        multiply_adds += static_cast<double>(options.T) * options.T * d * options.draws;
+    }
+    if (multiply_adds > kMaxStudyMultiplyAdds)
+        throw std::invalid_argument("this study needs " + std::to_string(static_cast<long long>(multiply_adds)) +
+                                    " multiply-adds; the limit is " + std::to_string(static_cast<long long>(kMaxStudyMultiplyAdds)) +
+                                    " (use fewer draws, a smaller T or narrower widths)");
+
+    ScaleStudy study;
+    study.options = options;
+    for (Scale scale : {Scale::none(), Scale::inverse_sqrt_d(), Scale::inverse_d()}) study.series.push_back({scale, {}, {}, {}, {}});
+
+    const int T = options.T;
+    TorchGenerator generator(options.seed);
+    std::vector<float> row(static_cast<std::size_t>(T));
+    for (int d : options.widths) {
+        // per_draw[mode] = one mean-over-rows value per draw
+        std::vector<std::vector<double>> peaks(study.series.size()), entropies(study.series.size());
+        for (int draw_index = 0; draw_index < options.draws; ++draw_index) {
+            const Matrix q = draw(generator, T, d), k = draw(generator, T, d);
+            Matrix raw(T, T);
+            for (int i = 0; i < T; ++i)
+                for (int j = 0; j < T; ++j) {
+                    float dot = 0.0f;
+                    for (int c = 0; c < d; ++c) dot += q.at(i, c) * k.at(j, c);
+                    raw.at(i, j) = dot;
+                }
+            for (std::size_t m = 0; m < study.series.size(); ++m) {
+                const auto factor = static_cast<float>(scale_factor(study.series[m].scale, d));
+                Matrix weights(T, T);
+                for (int i = 0; i < T; ++i) {
+                    const int visible = options.causal ? i + 1 : T;
+                    for (int j = 0; j < T; ++j)
+                        weights.at(i, j) = j < visible ? raw.at(i, j) * factor : -std::numeric_limits<float>::infinity();
+                    softmax_row(&weights.at(i, 0), T);
+                }
+                const RowStatistics stats = row_statistics(weights);
+                peaks[m].push_back(mean(std::vector<double>(stats.peak_weight.begin(), stats.peak_weight.end())));
+                entropies[m].push_back(mean(std::vector<double>(stats.entropy_nats.begin(), stats.entropy_nats.end())));
+            }
+        }
+        for (std::size_t m = 0; m < study.series.size(); ++m) {
+            ScaleSeries& series = study.series[m];
+            series.peak_mean.push_back(mean(peaks[m]));
+            series.peak_spread.push_back(spread(peaks[m]));
+            series.entropy_mean.push_back(mean(entropies[m]));
+            series.entropy_spread.push_back(spread(entropies[m]));
+        }
+    }
+    return study;
+}
+
+}  // namespace attention

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs whatever the build and the tests need and this machine lacks, then nothing else:
+# Debian packages through apt-get (as root, or with sudo), npm packages through `npm ci`.
+# Run by `npm start` and `npm test` before anything else, so a fresh clone needs no
+# hand-installed step. On a machine without apt-get it names what is missing and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have cmake || missing+=(cmake)
+have g++ || missing+=(g++)
+have clang++-14 || missing+=(clang-14)
+[ -e /usr/include/catch2/catch.hpp ] || [ -e /usr/include/catch2/catch_all.hpp ] || missing+=(catch2)
+[ -e /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
+have em++ || missing+=(emscripten)
+have chromium || missing+=(chromium)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! have apt-get; then
+    echo "setup: please install: ${missing[*]} (Debian package names; see README)" >&2
+    exit 1
+  fi
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif have sudo; then sudo=(sudo); else
+    echo "setup: missing ${missing[*]}; run as root or with sudo to install them" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,225 @@
+// Tests of the formula, the fused kernel, the float64 reference and the row statistics:
+// hand-computed small cases first, then properties over random inputs, then bad input.
+#include "catch.hpp"
+#include "test_support.hpp"
+
+#include "attention.hpp"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace attention;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using test_support::contains;
+using test_support::invalid_argument_message;
+using test_support::max_abs_difference;
+using test_support::random_matrix;
+
+TEST_CASE("a 2x2 head without mask matches the hand computation", "[formula][hand]") {
+    // scores = I, no scale: row 0 is softmax([1, 0]) = [e, 1] / (e + 1).
+    const Matrix q(2, 2, {1, 0, 0, 1}), k(2, 2, {1, 0, 0, 1}), v(2, 2, {1, 2, 3, 4});
+    const Intermediates head = formula(q, k, v, Scale::none(), false);
+    const double e = std::exp(1.0);
+    const double heavy = e / (e + 1), light = 1 / (e + 1);
+    REQUIRE_THAT(head.weights.at(0, 0), WithinAbs(heavy, 1e-7));
+    REQUIRE_THAT(head.weights.at(0, 1), WithinAbs(light, 1e-7));
+    REQUIRE_THAT(head.weights.at(1, 0), WithinAbs(light, 1e-7));
+    REQUIRE_THAT(head.output.at(0, 0), WithinAbs(heavy * 1 + light * 3, 1e-6));
+    REQUIRE_THAT(head.output.at(0, 1), WithinAbs(heavy * 2 + light * 4, 1e-6));
+    REQUIRE_THAT(head.output.at(1, 1), WithinAbs(light * 2 + heavy * 4, 1e-6));
+}
+
+TEST_CASE("a 2x2 causal head lets row 0 see only itself", "[formula][hand][mask]") {
+    const Matrix q(2, 2, {1, 0, 0, 1}), k(2, 2, {1, 0, 0, 1}), v(2, 2, {1, 2, 3, 4});
+    const Intermediates head = formula(q, k, v, Scale::none(), true);
+    const double e = std::exp(1.0);
+    REQUIRE(head.weights.at(0, 0) == 1.0f);
+    REQUIRE(head.weights.at(0, 1) == 0.0f);
+    REQUIRE(head.masked_scores.at(0, 1) == -std::numeric_limits<float>::infinity());
+    REQUIRE_THAT(head.output.at(0, 0), WithinAbs(1.0, 1e-7));
+    REQUIRE_THAT(head.output.at(1, 0), WithinAbs((1 * 1 + e * 3) / (1 + e), 1e-6));
+}
+
+TEST_CASE("a 3x3 causal head with 1/sqrt(d) matches the hand computation", "[formula][hand][mask]") {
+    // d = 4 so the scale is exactly 1/2. Raw scores [[2,0,0],[0,2,0],[1,1,0]] -> scaled
+    // [[1,0,0],[0,1,0],[.5,.5,0]]. V = I (padded), so the output rows are the weights.
+    const Matrix q(3, 4, {2, 0, 0, 0, 0, 2, 0, 0, 1, 1, 0, 0});
+    const Matrix k(3, 4, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0});
+    const Matrix v(3, 3, {1, 0, 0, 0, 1, 0, 0, 0, 1});
+    const Intermediates head = formula(q, k, v, Scale::inverse_sqrt_d(), true);
+    REQUIRE(head.scale == 0.5);
+    REQUIRE(head.raw_scores.at(2, 0) == 1.0f);
+    REQUIRE(head.scaled_scores.at(2, 0) == 0.5f);
+    REQUIRE(head.scaled_scores.at(0, 1) == 0.0f);  // unmasked before step 2
+    const double e = std::exp(1.0), root_e = std::exp(0.5);
+    REQUIRE_THAT(head.weights.at(1, 0), WithinAbs(1 / (1 + e), 1e-7));
+    REQUIRE_THAT(head.weights.at(1, 1), WithinAbs(e / (1 + e), 1e-7));
+    REQUIRE_THAT(head.weights.at(2, 0), WithinAbs(root_e / (2 * root_e + 1), 1e-7));
+    REQUIRE_THAT(head.weights.at(2, 2), WithinAbs(1 / (2 * root_e + 1), 1e-7));
+    for (int c = 0; c < 3; ++c) REQUIRE_THAT(head.output.at(2, c), WithinAbs(head.weights.at(2, c), 1e-7));
+}
+
+TEST_CASE("every row of weights sums to 1 and masked weights are exactly 0", "[formula][mask][property]") {
+    const int T = GENERATE(1, 2, 7, 33);
+    const int d = GENERATE(1, 5, 64);
+    const bool causal = GENERATE(false, true);
+    CAPTURE(T, d, causal);
+    const Intermediates head = formula(random_matrix(T, d, 1), random_matrix(T, d, 2), random_matrix(T, 3, 3),
+                                       Scale::inverse_sqrt_d(), causal);
+    for (int i = 0; i < T; ++i) {
+        double sum = 0;
+        for (int j = 0; j < T; ++j) {
+            sum += head.weights.at(i, j);
+            if (causal && j > i) REQUIRE(head.weights.at(i, j) == 0.0f);
+            else REQUIRE(head.weights.at(i, j) > 0.0f);
+        }
+        CAPTURE(i);
+        REQUIRE_THAT(sum, WithinAbs(1.0, 1e-6));
+    }
+    if (causal) REQUIRE(head.weights.at(0, 0) == 1.0f);
+}
+
+TEST_CASE("softmax does not change when every logit is shifted by the same amount", "[softmax]") {
+    const float shift = GENERATE(-1000.0f, -3.5f, 0.0f, 42.0f, 1e4f);
+    CAPTURE(shift);
+    std::vector<float> plain{0.5f, -1.0f, 2.0f, 0.0f}, shifted = plain;
+    for (float& x : shifted) x += shift;
+    softmax_row(plain.data(), 4);
+    softmax_row(shifted.data(), 4);
+    // 1e4 + 2 is representable only to ~1e-3 in float32, so the tolerance follows the shift.
+    const double tolerance = 1e-6 + 1e-7 * std::fabs(shift) * 2;
+    for (std::size_t j = 0; j < 4; ++j) REQUIRE_THAT(shifted[j], WithinAbs(plain[j], tolerance));
+}
+
+TEST_CASE("logits of plus and minus 1e30 give finite weights and no NaN", "[softmax][extreme]") {
+    std::vector<float> row{1e30f, -1e30f, 0.0f, 1e30f};
+    softmax_row(row.data(), 4);
+    REQUIRE(row == std::vector<float>{0.5f, 0.0f, 0.0f, 0.5f});
+
+    // The same through the whole head: q·k = ±1e30 with d = 1 and no scale.
+    const Matrix q(2, 1, {1e15f, 1e15f}), k(2, 1, {1e15f, -1e15f}), v(2, 1, {3, 5});
+    const Intermediates head = formula(q, k, v, Scale::none(), false);
+    for (float w : head.weights.values) REQUIRE(std::isfinite(w));
+    REQUIRE(head.weights.at(0, 0) == 1.0f);
+    REQUIRE(head.output.at(0, 0) == 3.0f);
+    const Matrix tiled = fused(q, k, v, Scale::none(), false, 1);
+    REQUIRE(tiled.at(0, 0) == 3.0f);
+}
+
+TEST_CASE("a single token with d = 1 attends fully to itself", "[formula][edge]") {
+    const Matrix q(1, 1, {0.3f}), k(1, 1, {-2.0f}), v(1, 1, {7.25f});
+    const bool causal = GENERATE(false, true);
+    CAPTURE(causal);
+    const Intermediates head = formula(q, k, v, Scale::inverse_sqrt_d(), causal);
+    REQUIRE(head.weights.values == std::vector<float>{1.0f});
+    REQUIRE(head.output.values == std::vector<float>{7.25f});
+    REQUIRE(fused(q, k, v, Scale::inverse_sqrt_d(), causal).values == std::vector<float>{7.25f});
+}
+
+TEST_CASE("every scale mode multiplies the raw scores by its factor", "[scale]") {
+    const int d = 16;
+    struct Row { Scale scale; double factor; };
+    const Row row = GENERATE(Row{Scale::inverse_sqrt_d(), 0.25}, Row{Scale::inverse_d(), 1.0 / 16}, Row{Scale::none(), 1.0},
+                             Row{Scale::custom(0.3), 0.3}, Row{Scale::custom(5.0), 5.0});
+    CAPTURE(scale_name(row.scale));
+    REQUIRE(scale_factor(row.scale, d) == row.factor);
+    const Intermediates head = formula(random_matrix(5, d, 4), random_matrix(5, d, 5), random_matrix(5, 2, 6), row.scale, false);
+    REQUIRE(head.scale == row.factor);
+    for (std::size_t e = 0; e < head.raw_scores.values.size(); ++e)
+        REQUIRE_THAT(head.scaled_scores.values[e], WithinRel(head.raw_scores.values[e] * row.factor, 1e-6));
+}
+
+TEST_CASE("a larger scale sharpens the attention: peak weight grows with the factor", "[scale][property]") {
+    const Matrix q = random_matrix(8, 4, 7), k = random_matrix(8, 4, 8), v = random_matrix(8, 4, 9);
+    double previous_peak = 0;
+    for (double factor : {0.01, 0.1, 1.0, 10.0}) {
+        CAPTURE(factor);
+        const auto stats = row_statistics(formula(q, k, v, Scale::custom(factor), false).weights);
+        double peak = 0;
+        for (float p : stats.peak_weight) peak += p;
+        REQUIRE(peak > previous_peak);
+        previous_peak = peak;
+    }
+}
+
+TEST_CASE("the fused kernel equals the formula for every tile size, mask and shape", "[fused][property]") {
+    const int T = GENERATE(1, 3, 16, 63, 64, 65, 130);
+    const int d = GENERATE(1, 8, 33);
+    const int tile = GENERATE(1, 7, 16, 64, 200);
+    const bool causal = GENERATE(false, true);
+    const int d_v = d == 8 ? 5 : d;  // one width with d_v != d
+    CAPTURE(T, d, d_v, tile, causal);
+    const Matrix q = random_matrix(T, d, 11), k = random_matrix(T, d, 12), v = random_matrix(T, d_v, 13);
+    const Matrix expected = formula(q, k, v, Scale::inverse_sqrt_d(), causal).output;
+    const Matrix actual = fused(q, k, v, Scale::inverse_sqrt_d(), causal, tile);
+    const double difference = max_abs_difference(actual.values, expected.values);
+    CAPTURE(difference);
+    for (std::size_t e = 0; e < expected.values.size(); ++e)
+        REQUIRE_THAT(actual.values[e], WithinAbs(expected.values[e], 1e-5 + 1e-5 * std::fabs(expected.values[e])));
+}
+
+TEST_CASE("the float32 formula stays within float32 noise of the float64 reference", "[reference][property]") {
+    const int T = GENERATE(2, 17, 100);
+    const int d = GENERATE(4, 64);
+    const bool causal = GENERATE(false, true);
+    CAPTURE(T, d, causal);
+    const Matrix q = random_matrix(T, d, 21), k = random_matrix(T, d, 22), v = random_matrix(T, d, 23);
+    const Intermediates head = formula(q, k, v, Scale::inverse_sqrt_d(), causal);
+    const ReferenceF64 exact = reference_f64(q, k, v, Scale::inverse_sqrt_d(), causal);
+    const double weight_difference = max_abs_difference(head.weights.values, exact.weights);
+    const double output_difference = max_abs_difference(head.output.values, exact.output);
+    CAPTURE(weight_difference, output_difference);
+    REQUIRE(weight_difference < 1e-6);
+    REQUIRE(output_difference < 1e-5);
+}
+
+TEST_CASE("row statistics: one-hot, uniform and a hand-computed two-key row", "[statistics][hand]") {
+    const Matrix weights(3, 4, {1, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.75f, 0, 0});
+    const RowStatistics stats = row_statistics(weights);
+    REQUIRE(stats.peak_weight == std::vector<float>{1.0f, 0.25f, 0.75f});
+    REQUIRE(stats.entropy_nats[0] == 0.0f);
+    REQUIRE(stats.effective_tokens[0] == 1.0f);
+    REQUIRE_THAT(stats.entropy_nats[1], WithinAbs(std::log(4.0), 1e-6));
+    REQUIRE_THAT(stats.effective_tokens[1], WithinAbs(4.0, 1e-5));
+    const double two_key = -(0.25 * std::log(0.25) + 0.75 * std::log(0.75));
+    REQUIRE_THAT(stats.entropy_nats[2], WithinAbs(two_key, 1e-6));
+    REQUIRE_THAT(stats.effective_tokens[2], WithinAbs(std::exp(two_key), 1e-6));
+}
+
+TEST_CASE("bad input is rejected with a message naming the argument and the limit", "[errors]") {
+    const Matrix q = random_matrix(4, 3, 31), k = random_matrix(4, 3, 32), v = random_matrix(4, 2, 33);
+    const auto nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    Matrix q_nan = q, k_inf = k, v_nan = v;
+    q_nan.at(1, 2) = nan;
+    k_inf.at(3, 0) = -inf;
+    v_nan.at(0, 1) = nan;
+    struct Case { const char* what; std::function<void()> call; const char* message; };
+    const Case cases[] = {
+        {"k of another width", [&] { formula(q, random_matrix(4, 2, 1), v, Scale::none(), false); }, "keys and queries must both be (T, d)"},
+        {"v of another length", [&] { fused(q, k, random_matrix(3, 2, 1), Scale::none(), false); }, "every token needs one value row"},
+        {"T = 0", [&] { formula(Matrix(0, 3), Matrix(0, 3), Matrix(0, 2), Scale::none(), false); }, "at least 1 token"},
+        {"d = 0", [&] { fused(Matrix(4, 0), Matrix(4, 0), v, Scale::none(), false); }, "head width d must be at least 1"},
+        {"d_v = 0", [&] { formula(q, k, Matrix(4, 0), Scale::none(), false); }, "value width must be at least 1"},
+        {"zero scale", [&] { formula(q, k, v, Scale::custom(0.0), false); }, "greater than 0"},
+        {"negative scale", [&] { fused(q, k, v, Scale::custom(-1.0), false); }, "greater than 0"},
+        {"NaN scale", [&] { formula(q, k, v, Scale::custom(std::nan("")), false); }, "finite number"},
+        {"infinite scale", [&] { reference_f64(q, k, v, Scale::custom(HUGE_VAL), false); }, "finite number"},
+        {"NaN in q", [&] { formula(q_nan, k, v, Scale::none(), false); }, "q[1][2] is NaN"},
+        {"inf in k", [&] { fused(q, k_inf, v, Scale::none(), false); }, "k[3][0] is infinite"},
+        {"NaN in v", [&] { reference_f64(q, k, v_nan, Scale::none(), false); }, "v[0][1] is NaN"},
+        {"scores that would overflow", [&] { formula(Matrix(2, 1, {1e20f, 1}), Matrix(2, 1, {1e20f, 1}), Matrix(2, 1), Scale::none(), false); }, "would overflow float32"},
+        {"T over the formula's budget", [&] { formula(Matrix(4097, 1), Matrix(4097, 1), Matrix(4097, 1), Scale::none(), false); }, "the limit is T = 4096"},
+        {"key tile of 0", [&] { fused(q, k, v, Scale::none(), false, 0); }, "key_tile = 0 must be at least 1"},
+        {"too few values for a shape", [&] { Matrix(2, 2, {1, 2, 3}); }, "needs 4 values, got 3"},
+        {"negative shape", [&] { Matrix(-1, 2); }, "is negative"},
+        {"a matrix over the element limit", [&] { Matrix(1 << 14, 1 << 13); }, "the limit is 67108864"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        const std::string message = invalid_argument_message(c.call);
+        CAPTURE(message);
+        REQUIRE(contains(message, c.message));
+    }
+}

@@ -1,0 +1,58 @@
+// The C++ core, compiled to WebAssembly, as a small promise-free JavaScript API.
+//
+// loadCore() starts the Emscripten module (a classic script that defines the global
+// AttentionCore factory, so it loads from file:// too). Every method here calls one
+// embind function and turns its { error } result into a thrown Error carrying the core's
+// own message, so callers handle bad input with try/catch like any other JS error.
+
+export async function loadCore(factory = globalThis.AttentionCore) {
+  if (typeof factory !== 'function') throw new Error('the WebAssembly module (attention-core.js) did not load');
+  if (typeof WebAssembly !== 'object') throw new Error('this browser has WebAssembly turned off or unsupported');
+  return wrap(await factory());
+}
+
+function unwrap(result) {
+  if (result && typeof result.error === 'string') throw new Error(result.error);
+  return result;
+}
+
+// scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor).
+function scaleArguments(scale) {
+  return typeof scale === 'number' ? ['custom', scale] : [scale, 1];
+}
+
+export function wrap(module) {
+  return {
+    limits: module.limits(),
+
+    // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
+    formula({ q, k, v, T, d, dV = d, scale = 'sqrt', causal = true }) {
+      return unwrap(module.formula(q, k, v, T, d, dV, ...scaleArguments(scale), causal));
+    },
+
+    // The fused kernel: output only, no T×T matrix.
+    fused({ q, k, v, T, d, dV = d, scale = 'sqrt', causal = true }) {
+      return unwrap(module.fused(q, k, v, T, d, dV, ...scaleArguments(scale), causal)).output;
+    },
+
+    // What torch.manual_seed(seed); torch.randn(count) gives.
+    randn(seed, count) {
+      return unwrap(module.randn(seed, count)).values;
+    },
+
+    // The tutorial's map recipe for any text, then the formula with every intermediate.
+    attentionMap({ text, tokens = 'chars', d = 24, seed = 1, vectors = 'position', pos = false, scale = 'sqrt', causal = true }) {
+      return unwrap(module.attentionMap(text, tokens, d, seed, vectors, pos, ...scaleArguments(scale), causal));
+    },
+
+    // Peak weight and entropy against head width, for none, 1/√d and 1/d.
+    scaleStudy({ widths, T = 64, draws = 1, causal = false, seed = 0 }) {
+      return unwrap(module.scaleStudy(widths, T, draws, causal, seed));
+    },
+
+    // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
+    equivalence(causal, torchOutput) {
+      return unwrap(module.equivalence(causal, torchOutput));
+    },
+  };
+}
