@@ -1,0 +1,48 @@
+// Builds the page into dist/: index.html, app.js (one bundle, Chart.js tree-shaken), app.css,
+// and attention-core.js (the single-file wasm module from scripts/build-wasm.sh).
+// PyTorch's equivalence outputs are embedded from tests/fixtures at build time, trimmed to
+// float32 precision, so the proof panel needs no request at run time.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const wasmModule = join(root, 'build/wasm/attention-core.js');
+
+const float32 = (x) => Number(Math.fround(x).toPrecision(9));  // 9 digits round-trip float32
+
+const torchOutputs = {
+  name: 'torch-outputs',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:torch-outputs$/ }, (args) => ({ path: args.path, namespace: 'torch' }));
+    build.onLoad({ filter: /.*/, namespace: 'torch' }, () => {
+      const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'));
+      return {
+        loader: 'json',
+        contents: JSON.stringify({
+          causalFalse: fixture.torch_out_causal_false.map(float32),
+          causalTrue: fixture.torch_out_causal_true.map(float32),
+        }),
+      };
+    });
+  },
+};
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+await esbuild.build({
+  entryPoints: { app: join(root, 'web/src/main.js') },
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2020'],
+  outdir: dist,
+  plugins: [torchOutputs],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'web/index.html'), join(dist, 'index.html'));
+copyFileSync(wasmModule, join(dist, 'attention-core.js'));
+console.log('built dist/ (index.html, app.js, app.css, attention-core.js)');

@@ -1,0 +1,4 @@
+// placeholder: replaced by the real figure
+export function mount(element) {
+  return { destroy() {} };
+}

@@ -1,0 +1,65 @@
+// The page's entry point: load the core, build the shared store from the URL, mount one
+// module per figure into its slot. If WebAssembly cannot load, a banner says so and the
+// narrative (plain HTML) stays readable.
+import './style.css';
+import { loadCore } from './core.js';
+import { createMapStore } from './map-store.js';
+import { setupTheme } from './theme.js';
+import * as nameTags from './figures/name-tags.js';
+import * as fourLines from './figures/four-lines.js';
+import * as attentionMap from './figures/attention-map.js';
+import * as scaleChart from './figures/scale-chart.js';
+import * as proof from './figures/proof.js';
+import * as experiments from './figures/experiments.js';
+
+const FIGURES = {
+  'name-tags': nameTags,
+  'four-lines': fourLines,
+  map: attentionMap,
+  scale: scaleChart,
+  proof,
+  experiments,
+};
+
+function showBanner(message) {
+  const banner = document.getElementById('banner');
+  banner.textContent = message;
+  banner.hidden = false;
+}
+
+function writeHash(hash) {
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+async function start() {
+  setupTheme(document.getElementById('theme-toggle'));
+  let core;
+  try {
+    core = await loadCore();
+  } catch (error) {
+    showBanner(`The live figures could not start: ${error.message}. The explanation below is all here; ` +
+      'the figures need a browser with WebAssembly enabled.');
+    return;
+  }
+  document.documentElement.classList.add('live');
+  const store = createMapStore(core, { hash: location.hash, onHashWrite: writeHash });
+  window.addEventListener('hashchange', () => store.load(location.hash));
+
+  for (const slot of document.querySelectorAll('[data-figure]')) {
+    const figure = FIGURES[slot.dataset.figure];
+    try {
+      figure.mount(slot, { core, store });
+    } catch (error) {
+      showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
+    }
+  }
+  store.start();
+}
+
+// Errors that escape a handler still get a visible, human message instead of a silent console.
+window.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  showBanner(`Something went wrong: ${event.reason && event.reason.message ? event.reason.message : event.reason}`);
+});
+
+start();
