@@ -8,7 +8,23 @@
 export async function loadCore(factory = globalThis.AttentionCore) {
   if (typeof factory !== 'function') throw new Error('the WebAssembly module (attention-core.js) did not load');
   if (typeof WebAssembly !== 'object') throw new Error('this browser has WebAssembly turned off or unsupported');
-  return wrap(await factory());
+  return wrap(await startWithoutFetch(factory));
+}
+
+// Emscripten 3.1.6's loader first tries fetch() on the embedded data: URL of the wasm, which
+// a strict CSP (no connect-src data:) reports as a violation before the loader falls back
+// to decoding the base64 itself. The loader checks `typeof fetch` synchronously while the
+// factory runs, so hiding fetch for that call makes it decode directly. Newer Emscripten
+// releases skip fetch for data: URLs on their own, and this then changes nothing.
+function startWithoutFetch(factory) {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (!descriptor || !descriptor.configurable) return factory();
+  Object.defineProperty(globalThis, 'fetch', { configurable: true, writable: true, value: undefined });
+  try {
+    return factory();
+  } finally {
+    Object.defineProperty(globalThis, 'fetch', descriptor);
+  }
 }
 
 function unwrap(result) {
