@@ -110,11 +110,15 @@ val fused_js(val q, val k, val v, double T, double d, double d_v, std::string sc
     });
 }
 
-val randn_js(double seed, double count) {
+// Successive draws from one seed, as successive torch.randn calls after one manual_seed.
+val randn_js(double seed, val counts) {
     return guarded([&] {
         TorchGenerator generator(static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger)));
+        val draws = val::array();
+        for (double count : emscripten::convertJSArrayToNumberVector<double>(counts))
+            draws.call<void>("push", copy_out(generator.randn(static_cast<std::size_t>(checked_integer(count, "count", 0, kMaxInputElements)))));
         val result = val::object();
-        result.set("values", copy_out(generator.randn(static_cast<std::size_t>(checked_integer(count, "count", 0, kMaxInputElements)))));
+        result.set("draws", draws);
         return result;
     });
 }

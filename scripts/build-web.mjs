@@ -43,6 +43,6 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-copyFileSync(join(root, 'web/index.html'), join(dist, 'index.html'));
+for (const file of ['index.html', 'favicon.svg']) copyFileSync(join(root, 'web', file), join(dist, file));
 copyFileSync(wasmModule, join(dist, 'attention-core.js'));
-console.log('built dist/ (index.html, app.js, app.css, attention-core.js)');
+console.log('built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js)');

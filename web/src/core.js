@@ -53,7 +53,12 @@ export function wrap(module) {
 
     // What torch.manual_seed(seed); torch.randn(count) gives.
     randn(seed, count) {
-      return unwrap(module.randn(seed, count)).values;
+      return unwrap(module.randn(seed, [count])).draws[0];
+    },
+
+    // torch.manual_seed(seed), then one torch.randn per count: the stream continues.
+    randnSequence(seed, counts) {
+      return unwrap(module.randn(seed, counts)).draws;
     },
 
     // The tutorial's map recipe for any text, then the formula with every intermediate.

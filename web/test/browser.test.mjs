@@ -1,0 +1,246 @@
+// The built page (dist/) in Debian's Chromium through playwright-core, served over http and
+// opened from disk (file://). Every test also fails on any console error, uncaught error or
+// Content-Security-Policy violation.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+const root = new URL('../../', import.meta.url);
+const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
+const tutorialMap = fixture('attention_map.json').cases[0];
+
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let browser;
+let server;
+before(async () => {
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  server = await serve(new URL('dist/', root).pathname, 0);
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Opens the page with `hash`, runs `body(page)`, then checks nothing went wrong on the way.
+async function withPage(base, hash, body, { width = 1280 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  try {
+    await page.goto(base + hash);
+    await page.waitForSelector('#map-table table');
+    await body(page);
+    const text = await page.evaluate(() => document.body.innerText);
+    assert.doesNotMatch(text, /\bNaN\b|\bundefined\b/, 'the page shows NaN or undefined');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+}
+
+// The weights as the "Show numbers" table prints them (3 decimals), with its token labels.
+function readMap(page) {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll('#map-table tbody tr')];
+    const header = [...document.querySelectorAll('#map-table thead th')].map((th) => th.textContent);
+    const T = rows.length;
+    return {
+      tokens: header.slice(1, 1 + T),
+      weights: rows.map((row) => [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent))),
+    };
+  });
+}
+
+async function changeAndWait(page, action) {
+  const before = JSON.stringify(await readMap(page));
+  await action();
+  await page.waitForFunction((previous) => {
+    const rows = [...document.querySelectorAll('#map-table tbody tr')];
+    const header = [...document.querySelectorAll('#map-table thead th')].map((th) => th.textContent);
+    const T = rows.length;
+    const now = JSON.stringify({
+      tokens: header.slice(1, 1 + T),
+      weights: rows.map((row) => [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent))),
+    });
+    return now !== previous;
+  }, before);
+  return readMap(page);
+}
+
+function upperTriangleSum(weights) {
+  let sum = 0;
+  weights.forEach((row, i) => row.forEach((w, j) => { if (j > i) sum += w; }));
+  return sum;
+}
+
+const bases = {
+  http: () => `http://127.0.0.1:${server.address().port}/index.html`,
+  file: () => pathToFileURL(new URL('dist/index.html', root).pathname).href,
+};
+
+for (const [scheme, base] of Object.entries(bases)) {
+  describe(`over ${scheme}`, () => {
+    test('the default map is the tutorial figure and equals PyTorch in the data table', async () => {
+      await withPage(base(), '', async (page) => {
+        const map = await readMap(page);
+        assert.deepEqual(map.tokens.join(''), 'To␣be,␣or␣not');
+        const T = tutorialMap.T;
+        for (let i = 0; i < T; i++) {
+          for (let j = 0; j < T; j++) {
+            const torch = tutorialMap.weights[i * T + j];
+            assert.ok(Math.abs(map.weights[i][j] - torch) <= 0.0005 + 1e-6, `cell ${i},${j}: ${map.weights[i][j]} vs ${torch}`);
+          }
+        }
+        const label = await page.getAttribute('.map-canvas', 'aria-label');
+        assert.match(label, /causal mask/);
+      });
+    });
+
+    test('the proof panel prints the tutorial lines with OK', async () => {
+      await withPage(base(), '', async (page) => {
+        const lines = await page.textContent('.proof-lines');
+        assert.match(lines, /causal=False {2}max\|mine - torch\| = \d\.\d\de-0[67] {2}OK/);
+        assert.match(lines, /causal=True {3}max\|mine - torch\| = \d\.\d\de-0[67] {2}OK/);
+      });
+    });
+
+    test('the scale chart in tutorial mode shows 0.88 unscaled and 0.11 scaled at d = 256', async () => {
+      await withPage(base(), '', async (page) => {
+        await page.locator('#scale').scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => /0\.88/.test(document.querySelector('[data-figure="scale"]').textContent));
+        const text = await page.textContent('[data-figure="scale"]');
+        assert.match(text, /0\.88/);
+        assert.match(text, /0\.11/);
+      });
+    });
+  });
+}
+
+describe('controls, experiments and links (over http)', () => {
+  const url = () => bases.http();
+
+  test('causal off fills the upper triangle; on empties it again', async () => {
+    await withPage(url(), '', async (page) => {
+      assert.equal(upperTriangleSum((await readMap(page)).weights), 0);
+      const open = await changeAndWait(page, () => page.uncheck('#map-causal'));
+      assert.ok(upperTriangleSum(open.weights) > 1);
+      assert.match(page.url(), /causal=0/);
+      const closed = await changeAndWait(page, () => page.check('#map-causal'));
+      assert.equal(upperTriangleSum(closed.weights), 0);
+    });
+  });
+
+  test('each control changes the map the way it should', async () => {
+    await withPage(url(), '', async (page) => {
+      let map = await changeAndWait(page, () => page.fill('#map-text', 'hello world'));
+      assert.equal(map.tokens.length, 11);
+      map = await changeAndWait(page, () => page.selectOption('#map-tokens', 'words'));
+      assert.deepEqual(map.tokens, ['hello', 'world']);
+      map = await changeAndWait(page, () => page.fill('#map-text', 'a b a c a b'));
+      assert.equal(map.tokens.length, 6);
+      map = await changeAndWait(page, () => page.fill('#map-seed', '7'));
+      map = await changeAndWait(page, () => page.fill('#map-d', '64'));
+      assert.match(page.url(), /d=64/);
+      map = await changeAndWait(page, () => page.selectOption('#map-scale', 'none'));
+      const unscaledPeak = map.weights.reduce((sum, row) => sum + Math.max(...row), 0);
+      map = await changeAndWait(page, () => page.selectOption('#map-scale', 'd'));
+      const inverseDPeak = map.weights.reduce((sum, row) => sum + Math.max(...row), 0);
+      assert.ok(inverseDPeak < unscaledPeak, 'dividing by d spreads attention compared with no scaling');
+      map = await changeAndWait(page, () => page.selectOption('#map-scale', 'custom'));
+      assert.equal(await page.isVisible('#map-factor'), true);
+      await changeAndWait(page, () => page.$eval('#map-factor', (slider) => {
+        slider.value = '0.5';  // log10 of the factor
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }));
+      assert.match(page.url(), /scale=3\.16/);
+      map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'token'));
+      map = await changeAndWait(page, () => page.check('#map-pos'));
+      assert.match(page.url(), /pos=1/);
+    });
+  });
+
+  test('a shared link restores every field, and the state round-trips through the URL', async () => {
+    const hash = '#text=the%20cat%20sat&tokens=words&d=16&seed=42&causal=0&scale=none&vectors=token&pos=1';
+    await withPage(url(), hash, async (page) => {
+      assert.equal(await page.inputValue('#map-text'), 'the cat sat');
+      assert.equal(await page.inputValue('#map-tokens'), 'words');
+      assert.equal(await page.inputValue('#map-d'), '16');
+      assert.equal(await page.inputValue('#map-seed'), '42');
+      assert.equal(await page.isChecked('#map-causal'), false);
+      assert.equal(await page.inputValue('#map-scale'), 'none');
+      assert.equal(await page.inputValue('#map-vectors'), 'token');
+      assert.equal(await page.isChecked('#map-pos'), true);
+      assert.equal(new URL(page.url()).hash, hash);
+      assert.deepEqual((await readMap(page)).tokens, ['the', 'cat', 'sat']);
+    });
+  });
+
+  test('bad values in a link fall back to defaults with a visible message', async () => {
+    await withPage(url(), '#d=abc&seed=-4&scale=0&causal=maybe&text=ok', async (page) => {
+      const notice = await page.textContent('[data-role="notices"]');
+      assert.match(notice, /d=“abc”/);
+      assert.match(notice, /seed=“-4”/);
+      assert.match(notice, /scale=“0”/);
+      assert.match(notice, /causal=“maybe”/);
+      assert.equal(await page.inputValue('#map-d'), '24');
+      assert.deepEqual((await readMap(page)).tokens, ['o', 'k']);
+    });
+  });
+
+  test('bad input shows a message beside its control and keeps the last good map', async () => {
+    await withPage(url(), '', async (page) => {
+      const good = await readMap(page);
+      await page.fill('#map-d', 'abc');
+      await page.waitForSelector('#map-d-message:not(:empty)');
+      assert.match(await page.textContent('#map-d-message'), /whole number from 1 to 512/);
+      assert.equal(await page.getAttribute('#map-d', 'aria-invalid'), 'true');
+      await page.fill('#map-text', '');
+      await page.waitForSelector('#map-text-message:not(:empty)');
+      assert.deepEqual(await readMap(page), good);
+      await changeAndWait(page, () => page.fill('#map-d', '8'));
+      assert.equal(await page.textContent('#map-d-message'), '');
+    });
+  });
+
+  test('each experiment does what it says', async () => {
+    await withPage(url(), '', async (page) => {
+      const note = () => page.textContent('.experiment-note');
+      let map = await changeAndWait(page, () => page.click('text=Remove the causal mask'));
+      assert.ok(upperTriangleSum(map.weights) > 1);
+      assert.match(await note(), /encoder/);
+
+      map = await changeAndWait(page, () => page.click('text=The same token at two positions'));
+      assert.deepEqual(map.tokens, ['the', 'cat', 'saw', 'the', 'dog']);
+      assert.match(await note(), /rows 0 and 3 is 0\.0000\./);
+      await changeAndWait(page, () => page.click('text=…then add positions'));
+      const added = Number(/differ by up to ([\d.]+)/.exec(await note())[1]);
+      assert.ok(added > 0.1);
+
+      await changeAndWait(page, () => page.click('text=Scale by 1/d instead of 1/√d'));
+      assert.match(page.url(), /scale=d/);
+      await changeAndWait(page, () => page.click('text=No scaling at d = 512'));
+      const peak = Number(/puts ([\d.]+) of its weight/.exec(await note())[1]);
+      assert.ok(peak > 0.9, `saturated peak ${peak}`);
+      await changeAndWait(page, () => page.click("text=Back to the tutorial's figure"));
+      assert.equal((await readMap(page)).tokens.join(''), 'To␣be,␣or␣not');
+    });
+  });
+
+  test('the page works at phone width without horizontal scrolling', async () => {
+    await withPage(url(), '', async (page) => {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+    }, { width: 360 });
+  });
+});
