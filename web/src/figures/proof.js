@@ -4,6 +4,12 @@
 import torchOutputs from 'virtual:torch-outputs';
 import { scientific } from '../lib/format.js';
 
+// The build embeds each output as base64 of little-endian float32 (as wasm memory is).
+function decodeFloat32(base64) {
+  const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+  return new Float32Array(bytes.buffer);
+}
+
 export function mount(element, { core }) {
   const root = document.createElement('div');
   root.className = 'proof';
@@ -20,7 +26,8 @@ export function mount(element, { core }) {
     const started = performance.now();
     let results;
     try {
-      results = [false, true].map((causal) => core.equivalence(causal, causal ? torchOutputs.causalTrue : torchOutputs.causalFalse));
+      results = [false, true].map((causal) =>
+        core.equivalence(causal, decodeFloat32(causal ? torchOutputs.causalTrue : torchOutputs.causalFalse)));
     } catch (error) {
       lines.textContent = `The check could not run: ${error.message}`;
       return;
