@@ -121,6 +121,27 @@ std::string scale_name(Scale scale) {
     return "unknown";
 }
 
+Matrix dot_products(const Matrix& a, const Matrix& b) {
+    if (a.cols != b.cols)
+        throw std::invalid_argument("dot_products needs rows of one width; got " + shape_of(a) + " and " + shape_of(b));
+    // Each sum runs over c in order, exactly like the plain triple loop; looping c outside j
+    // over a transposed b just lets the compiler vectorise across j (8 products at a time).
+    const int rows = a.rows, columns = b.rows, width = a.cols;
+    Matrix b_transposed(width, columns);
+    for (int j = 0; j < columns; ++j)
+        for (int c = 0; c < width; ++c) b_transposed.at(c, j) = b.at(j, c);
+    Matrix out(rows, columns);
+    for (int i = 0; i < rows; ++i) {
+        float* out_row = &out.values[index(i, 0, columns)];
+        for (int c = 0; c < width; ++c) {
+            const float a_ic = a.at(i, c);
+            const float* b_row = &b_transposed.values[index(c, 0, columns)];
+            for (int j = 0; j < columns; ++j) out_row[j] += a_ic * b_row[j];
+        }
+    }
+    return out;
+}
+
 void softmax_row(float* row, int n) {
     // Subtracting the row max makes the largest exponent exp(0) = 1: no overflow for any
     // finite logits, and the result is unchanged because softmax is shift-invariant.
@@ -137,25 +158,20 @@ void softmax_row(float* row, int n) {
 
 Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
     const double factor = validate_inputs(q, k, v, scale);
-    const int T = q.rows, d = q.cols, d_v = v.cols;
+    const int T = q.rows, d_v = v.cols;
     check_formula_size(T);
     const float scale_f = static_cast<float>(factor);
 
     Intermediates result;
     result.scale = factor;
-    result.raw_scores = Matrix(T, T);
     result.scaled_scores = Matrix(T, T);
     result.masked_scores = Matrix(T, T);
     result.output = Matrix(T, d_v);
 
     // 1. scores: how well query i matches key j.
-    for (int i = 0; i < T; ++i)
-        for (int j = 0; j < T; ++j) {
-            float dot = 0.0f;
-            for (int c = 0; c < d; ++c) dot += q.at(i, c) * k.at(j, c);
-            result.raw_scores.at(i, j) = dot;
-            result.scaled_scores.at(i, j) = dot * scale_f;
-        }
+    result.raw_scores = dot_products(q, k);
+    for (std::size_t e = 0; e < result.raw_scores.values.size(); ++e)
+        result.scaled_scores.values[e] = result.raw_scores.values[e] * scale_f;
 
     // 2. mask: -inf, not a large negative number, so that step 3 gives exactly 0.
     for (int i = 0; i < T; ++i)
@@ -167,12 +183,16 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     result.weights = result.masked_scores;
     for (int i = 0; i < T; ++i) softmax_row(&result.weights.values[index(i, 0, T)], T);
 
-    // 4. weighted sum of the values.
-    for (int i = 0; i < T; ++i)
+    // 4. weighted sum of the values. Masked weights are exactly 0 and add nothing.
+    for (int i = 0; i < T; ++i) {
+        float* out_row = &result.output.values[index(i, 0, d_v)];
         for (int j = 0; j < T; ++j) {
             const float w = result.weights.at(i, j);
-            for (int c = 0; c < d_v; ++c) result.output.at(i, c) += w * v.at(j, c);
+            if (w == 0.0f) continue;
+            const float* v_row = &v.values[index(j, 0, d_v)];
+            for (int c = 0; c < d_v; ++c) out_row[c] += w * v_row[c];
         }
+    }
     return result;
 }
 

@@ -87,6 +87,10 @@ struct ReferenceF64 {
 };
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal);
 
+// a: (n, w), b: (m, w) -> (n, m) with entry (i, j) = a_i·b_j, summed in float32 over w in
+// order. Step 1 of the formula (Q·Kᵀ), shared with the scale study.
+Matrix dot_products(const Matrix& a, const Matrix& b);
+
 // Row softmax in place, max-subtracted; -inf entries become exactly 0.
 // row: (n,) at least one finite entry. Exposed because the page and tests use it directly.
 void softmax_row(float* row, int n);

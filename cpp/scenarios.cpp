@@ -55,12 +55,15 @@ bool is_word_character(char32_t c) {
 // keeping them close to exact keeps our rounding below torch's.
 Matrix matmul(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    for (int i = 0; i < a.rows; ++i)
-        for (int j = 0; j < b.cols; ++j) {
-            double sum = 0.0;
-            for (int c = 0; c < a.cols; ++c) sum += static_cast<double>(a.at(i, c)) * b.at(c, j);
-            out.at(i, j) = static_cast<float>(sum);
+    std::vector<double> row(static_cast<std::size_t>(b.cols));
+    for (int i = 0; i < a.rows; ++i) {
+        std::fill(row.begin(), row.end(), 0.0);
+        for (int c = 0; c < a.cols; ++c) {
+            const double a_ic = a.at(i, c);
+            for (int j = 0; j < b.cols; ++j) row[static_cast<std::size_t>(j)] += a_ic * b.at(c, j);
         }
+        for (int j = 0; j < b.cols; ++j) out.at(i, j) = static_cast<float>(row[static_cast<std::size_t>(j)]);
+    }
     return out;
 }
 
@@ -250,13 +253,7 @@ ScaleStudy scale_study(const ScaleStudyOptions& options) {
         std::vector<std::vector<double>> peaks(study.series.size()), entropies(study.series.size());
         for (int draw_index = 0; draw_index < options.draws; ++draw_index) {
             const Matrix q = draw(generator, T, d), k = draw(generator, T, d);
-            Matrix raw(T, T);
-            for (int i = 0; i < T; ++i)
-                for (int j = 0; j < T; ++j) {
-                    float dot = 0.0f;
-                    for (int c = 0; c < d; ++c) dot += q.at(i, c) * k.at(j, c);
-                    raw.at(i, j) = dot;
-                }
+            const Matrix raw = dot_products(q, k);
             for (std::size_t m = 0; m < study.series.size(); ++m) {
                 const auto factor = static_cast<float>(scale_factor(study.series[m].scale, d));
                 Matrix weights(T, T);
