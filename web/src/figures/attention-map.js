@@ -76,7 +76,7 @@ const CONTROLS = `
     <button type="button" data-role="png">Download PNG</button>
     <button type="button" data-role="csv">Download weights CSV</button>
   </div>
-  <div class="table-scroll sr-only" id="map-table" data-role="table-wrap"></div>
+  <div class="table-scroll sr-only" id="map-table" data-role="table-wrap" role="region" aria-label="Attention weights table"></div>
 `;
 
 // Geometry of the drawing, in CSS pixels.
@@ -380,6 +380,9 @@ export function mount(element, { store }) {
     toggleTable.setAttribute('aria-expanded', String(open));
     toggleTable.textContent = open ? 'Hide numbers' : 'Show numbers';
     tableWrap.classList.toggle('sr-only', !open);
+    // Scrollable when open, so it must take focus for keyboard scrolling; hidden, it must not.
+    if (open) tableWrap.tabIndex = 0;
+    else tableWrap.removeAttribute('tabindex');
   });
   $('[data-role="png"]').addEventListener('click', () => downloadCanvas(canvas, 'attention-map.png'));
   $('[data-role="csv"]').addEventListener('click', () => {

@@ -74,10 +74,22 @@ function luminance([r, g, b]) {
 
 // Dark or light text, whichever contrasts more with the background.
 function textFor(background) {
-  const l = luminance(background);
-  const darkContrast = (l + 0.05) / (luminance(DARK_TEXT) + 0.05);
-  const lightContrast = 1.05 / (l + 0.05);
-  return darkContrast >= lightContrast ? DARK_TEXT : LIGHT_TEXT;
+  return contrast(background, DARK_TEXT) >= contrast(background, LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT;
+}
+
+function contrast(a, b) {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+// Mid-tones (luminance near 0.2) reach 4.5:1 with neither black nor white text, so such a
+// background is pulled toward white or black until its best text colour passes WCAG AA.
+function readableBackground(background) {
+  const text = textFor(background);
+  const away = text === DARK_TEXT ? LIGHT_TEXT : DARK_TEXT;
+  let adjusted = background;
+  for (let t = 0.1; contrast(adjusted, text) < 4.5 && t <= 1; t += 0.1) adjusted = blend(background, away, t);
+  return adjusted;
 }
 
 const css = ([r, g, b]) => `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
@@ -306,7 +318,7 @@ export function mount(element, { store }) {
         td.tabIndex = r === active.row && c === active.col ? 0 : -1;
         td.textContent = cellText(value);
         if (Number.isFinite(value)) {
-          const background = scale.colour(value);
+          const background = readableBackground(scale.colour(value));
           td.style.backgroundColor = css(background);
           td.style.color = css(textFor(background));
         } else {

@@ -38,7 +38,7 @@ export function mount(element, { core }) {
     details.replaceChildren();
     details.createCaption().textContent = 'Largest difference from the four-line formula, per comparison';
     const head = details.createTHead().insertRow();
-    for (const title of ['', 'vs PyTorch', 'vs fused kernel', 'vs float64']) {
+    for (const title of ['mask', 'vs PyTorch', 'vs fused kernel', 'vs float64']) {
       head.append(Object.assign(document.createElement('th'), { textContent: title, scope: 'col' }));
     }
     const body = details.createTBody();

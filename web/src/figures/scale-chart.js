@@ -182,7 +182,7 @@ export function mount(element, { core }) {
   pngButton.setAttribute('aria-label', 'Download the chart as PNG');
   csvButton.setAttribute('aria-label', 'Download the chart data as CSV');
   const table = el('table', { class: 'numbers' });
-  const tableBox = el('div', { class: 'table-scroll sr-only', id: tableId }, table);
+  const tableBox = el('div', { class: 'table-scroll sr-only', id: tableId, role: 'region', 'aria-label': 'Numbers behind the chart' }, table);
 
   const root = el('div', { class: 'scale-chart' }, modesBox, controlsBox, tutorialNote, headline, legend, canvasWrap, readout, buttons, status, tableBox);
   element.insertBefore(root, caption);
@@ -734,6 +734,9 @@ export function mount(element, { core }) {
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = open ? 'Hide numbers' : 'Show numbers';
     tableBox.classList.toggle('sr-only', !open);
+    // Scrollable when open, so it must take focus for keyboard scrolling; hidden, it must not.
+    if (open) tableBox.tabIndex = 0;
+    else tableBox.removeAttribute('tabindex');
   });
 
   const fileStem = () => {

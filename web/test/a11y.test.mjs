@@ -1,0 +1,111 @@
+// Accessibility: axe-core on the built page in light and dark themes, at desktop and phone
+// widths, with the "Show numbers" tables closed and open (zero violations allowed); and a
+// keyboard-only walk that reaches and operates every control with a visible focus ring.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const root = new URL('../../', import.meta.url);
+let browser;
+let server;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  server = await serve(new URL('dist/', root).pathname, 0);
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openPage({ width, colorScheme }) {
+  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP: ${event.violatedDirective}`));
+  });
+  await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+  await page.waitForSelector('#map-table table');
+  // Let the lazily drawn figures (the chart draws when visible) render everything axe checks.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForTimeout(300);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return { page, problems };
+}
+
+// page.evaluate runs through the DevTools protocol, so injecting axe is not blocked by the CSP.
+async function axeViolations(page) {
+  await page.evaluate(`${axeSource}\n;0`);
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  for (const width of [1280, 360]) {
+    test(`axe finds no violations: ${colorScheme} theme, ${width}px, numbers closed and open`, async () => {
+      const { page, problems } = await openPage({ width, colorScheme });
+      assert.deepEqual(await axeViolations(page), [], 'with the numbers tables closed');
+      for (const toggle of await page.$$('button[aria-expanded="false"]')) {
+        if ((await toggle.textContent()).includes('Show numbers')) await toggle.click();
+      }
+      assert.ok(await page.isVisible('#map-table table'), 'the map numbers table opened');
+      assert.deepEqual(await axeViolations(page), [], 'with the numbers tables open');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+}
+
+test('keyboard only: every control is reachable by Tab, visibly focused, and operable', async () => {
+  const { page, problems } = await openPage({ width: 1280, colorScheme: 'light' });
+  // Walk the whole tab order once, recording each stop and whether it shows a focus ring.
+  const stops = [];
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return null;
+      const style = getComputedStyle(element);
+      const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+      return { id: element.id, tag: element.tagName, text: (element.textContent || '').trim().slice(0, 40), ring };
+    });
+    if (!stop) break;
+    if (stops.length && JSON.stringify(stops[0]) === JSON.stringify(stop)) break;
+    stops.push(stop);
+  }
+  const ids = stops.map((stop) => stop.id);
+  for (const id of ['map-text', 'map-tokens', 'map-d', 'map-seed', 'map-scale', 'map-vectors', 'map-causal', 'map-pos', 'theme-toggle']) {
+    assert.ok(ids.includes(id), `#${id} is not reachable by Tab`);
+  }
+  const texts = stops.map((stop) => stop.text).join(' | ');
+  for (const label of ['Remove the causal mask', 'The same token at two positions', 'No scaling at d = 512', 'Show numbers', 'Run the check again']) {
+    assert.ok(texts.includes(label), `"${label}" is not reachable by Tab`);
+  }
+  const unringed = stops.filter((stop) => !stop.ring);
+  assert.deepEqual(unringed, [], 'every focused element shows a focus ring');
+
+  // Operate controls with the keyboard alone.
+  await page.focus('#map-causal');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /causal=0/.test(location.hash));
+  await page.focus('.map-canvas');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('[data-role="inspector"]'), /row 1\) → key .* \(column 1\)/);
+  const experiment = page.locator('button', { hasText: 'No scaling at d = 512' });
+  await experiment.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /d=512/.test(location.hash) && /scale=none/.test(location.hash));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
