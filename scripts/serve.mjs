@@ -1,9 +1,11 @@
-// Serves dist/ on http://localhost:PORT (default 8080) with no dependencies. For local use:
-// it answers GET/HEAD for files under dist/ only, with the right content types.
-import { createReadStream, statSync } from 'node:fs';
+// Serves dist/ on http://localhost:PORT (default 8080) with no dependencies: GET/HEAD for
+// files under dist/ only, the right content types, gzip when the browser accepts it, and a
+// revalidate-every-time cache policy (the files keep their names between builds).
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../dist/', import.meta.url));
 const port = Number(process.env.PORT || 8080);
@@ -11,26 +13,40 @@ const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
   '.wasm': 'application/wasm',
 };
 
+function resolveFile(directory, urlPath) {
+  const file = normalize(join(directory, urlPath));
+  if (!file.startsWith(normalize(directory))) return null;  // no escaping dist/ with ../
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ? join(file, 'index.html') : file;
+}
+
 export function serve(directory = root, listenPort = port) {
   const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    let file = normalize(join(directory, path));
-    if (!file.startsWith(normalize(directory))) file = join(directory, '404');
+    let file;
     try {
-      if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      const size = statSync(file).size;
-      response.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream', 'content-length': size });
-      if (request.method === 'HEAD') return response.end();
-      createReadStream(file).pipe(response);
+      file = resolveFile(directory, decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
     } catch {
+      file = null;  // malformed %-encoding
+    }
+    if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile() || !['GET', 'HEAD'].includes(request.method)) {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found\n');
+      return;
     }
+    let body = readFileSync(file);
+    const headers = { 'content-type': types[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+    if (/\bgzip\b/.test(request.headers['accept-encoding'] || '')) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = body.length;
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
   });
   return new Promise((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve(server)));
 }

@@ -45,6 +45,7 @@ async function start() {
   const store = createMapStore(core, { hash: location.hash, onHashWrite: writeHash });
   window.addEventListener('hashchange', () => store.load(location.hash));
 
+  store.start();
   for (const slot of document.querySelectorAll('[data-figure]')) {
     const figure = FIGURES[slot.dataset.figure];
     try {
@@ -52,8 +53,9 @@ async function start() {
     } catch (error) {
       showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
     }
+    // One figure per task, so the page stays responsive to input while the rest start.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  store.start();
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

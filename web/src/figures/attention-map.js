@@ -400,7 +400,7 @@ export function mount(element, { store }) {
   resize.observe(canvas.parentElement);
   document.addEventListener('themechange', redraw);
   const unsubscribe = store.subscribe(render);
-  syncControls(snapshot.state, {});
+  render(store.get());  // the store may already hold a result when this figure mounts
   return {
     destroy() {
       unsubscribe();

@@ -477,16 +477,20 @@ export function mount(element, { store }) {
   for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
 
   let placedCursor = false;  // the first result puts the cursor on the last shown row, which sees every key
-  const unsubscribe = store.subscribe((next) => {
-    snapshot = next;
-    if (!placedCursor && next.result) {
-      active = { row: Math.min(next.result.T, MAX_TOKENS) - 1, col: 1 };
+  function placeCursorOnce() {
+    if (!placedCursor && snapshot.result) {
+      active = { row: Math.min(snapshot.result.T, MAX_TOKENS) - 1, col: 1 };
       placedCursor = true;
     }
+  }
+  const unsubscribe = store.subscribe((next) => {
+    snapshot = next;
+    placeCursorOnce();
     render();
   });
 
   surface = rgbOf(cssColor('--surface'), surface);
+  placeCursorOnce();  // the store may already hold a result when this figure mounts
   select(0);
 
   return {
