@@ -46,7 +46,10 @@ async function start() {
   window.addEventListener('hashchange', () => store.load(location.hash));
 
   store.start();
-  for (const slot of document.querySelectorAll('[data-figure]')) {
+  // The map first: it is the figure people come for, and the store's result is ready for it.
+  const slots = [...document.querySelectorAll('[data-figure]')].sort((a, b) =>
+    Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'));
+  for (const slot of slots) {
     const figure = FIGURES[slot.dataset.figure];
     try {
       figure.mount(slot, { core, store });

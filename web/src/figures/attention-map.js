@@ -108,6 +108,7 @@ export function mount(element, { store }) {
   let cursor = { row: 0, col: 0 };
   let drawnResult = null;
   let drawnBox = null;
+  let tableTimer = 0;
 
   // ---- controls -> store ----------------------------------------------------------------
   const factorFromSlider = () => Number((10 ** Number(inputs.factor.value)).toPrecision(3));
@@ -209,6 +210,7 @@ export function mount(element, { store }) {
     drawCursor(context, box);
     drawnResult = result;
     drawnBox = box;
+    performance.mark('map-drawn');  // read by bench/page-speed.mjs
   }
 
   function drawAxes(context, box, labels, showLabels) {
@@ -333,7 +335,9 @@ export function mount(element, { store }) {
       draw();
       inspect();
       summarise();
-      buildTable();
+      // Thousands of cells: built after the frame that shows the new map, not inside it.
+      clearTimeout(tableTimer);
+      tableTimer = setTimeout(buildTable, 0);
     }
   }
 
@@ -403,6 +407,7 @@ export function mount(element, { store }) {
   render(store.get());  // the store may already hold a result when this figure mounts
   return {
     destroy() {
+      clearTimeout(tableTimer);
       unsubscribe();
       resize.disconnect();
       document.removeEventListener('themechange', redraw);
