@@ -243,4 +243,26 @@ describe('controls, experiments and links (over http)', () => {
       assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
     }, { width: 360 });
   });
+
+  test('without WebAssembly a banner explains it and the narrative stays', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => { delete window.WebAssembly; });
+    await page.goto(url());
+    await page.waitForSelector('#banner:not([hidden])');
+    assert.match(await page.textContent('#banner'), /WebAssembly/);
+    assert.match(await page.textContent('#four-lines'), /four steps/);
+    assert.equal(await page.isVisible('.needs-script'), true);
+    await page.close();
+  });
+
+  test('with JavaScript off the whole narrative is readable', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(url());
+    const headings = await page.$$eval('h2', (nodes) => nodes.map((node) => node.textContent));
+    assert.equal(headings.length, 8);
+    assert.match(await page.textContent('#scale'), /variance/);
+    assert.equal(await page.isVisible('[data-figure="map"] .needs-script'), true);
+    await context.close();
+  });
 });
