@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -39,6 +40,12 @@ void check_formula_size(int T) {
 }
 
 bool is_masked(bool causal, int query, int key) { return causal && key > query; }
+
+std::string shortest(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
+}
 
 }  // namespace
 
@@ -103,9 +110,11 @@ double scale_factor(Scale scale, int d) {
         case ScaleMode::inverse_d: return 1.0 / static_cast<double>(d);
         case ScaleMode::none: return 1.0;
         case ScaleMode::custom:
-            if (!std::isfinite(scale.factor) || scale.factor <= 0.0)
-                throw std::invalid_argument("scale factor " + std::to_string(scale.factor) +
-                                            " must be a finite number greater than 0");
+            // Bounded well inside float32's range, so the factor itself never rounds to 0 or
+            // inf when the kernels apply it in float32.
+            if (!(scale.factor >= kMinScaleFactor && scale.factor <= kMaxScaleFactor))
+                throw std::invalid_argument("scale factor " + shortest(scale.factor) +
+                                            " must be a finite number greater than 0, from 1e-30 to 1e30");
             return scale.factor;
     }
     throw std::invalid_argument("unknown scale mode");

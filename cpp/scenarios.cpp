@@ -31,6 +31,10 @@ std::vector<std::pair<std::string, char32_t>> code_points(const std::string& tex
             if ((continuation >> 6) != 0x2) throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i + b));
             point = (point << 6) | (continuation & 0x3F);
         }
+        // Overlong forms, UTF-16 surrogates and points past U+10FFFF are not characters.
+        constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (point < kSmallest[length] || (point >= 0xD800 && point <= 0xDFFF) || point > 0x10FFFF)
+            throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i));
         result.emplace_back(text.substr(i, length), point);
         i += length;
     }
@@ -192,6 +196,9 @@ EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, 
     const int batch = static_cast<int>(inputs.q.size());
     if (batch == 0 || inputs.k.size() != inputs.q.size() || inputs.v.size() != inputs.q.size())
         throw std::invalid_argument("equivalence inputs need the same number (at least 1) of q, k and v batches");
+    for (std::size_t b = 1; b < inputs.q.size(); ++b)
+        if (inputs.q[b].rows != inputs.q[0].rows || inputs.q[b].cols != inputs.q[0].cols || inputs.v[b].cols != inputs.v[0].cols)
+            throw std::invalid_argument("equivalence batch " + std::to_string(b) + " has another shape than batch 0");
     const std::size_t per_batch = inputs.v[0].values.size();
     if (!torch_output.empty() && torch_output.size() != per_batch * static_cast<std::size_t>(batch))
         throw std::invalid_argument("torch output has " + std::to_string(torch_output.size()) + " values; expected " +

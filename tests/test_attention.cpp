@@ -206,6 +206,8 @@ TEST_CASE("bad input is rejected with a message naming the argument and the limi
         {"negative scale", [&] { fused(q, k, v, Scale::custom(-1.0), false); }, "greater than 0"},
         {"NaN scale", [&] { formula(q, k, v, Scale::custom(std::nan("")), false); }, "finite number"},
         {"infinite scale", [&] { reference_f64(q, k, v, Scale::custom(HUGE_VAL), false); }, "finite number"},
+        {"a scale past float32's range", [&] { formula(q, k, v, Scale::custom(1e39), false); }, "scale factor 1e+39 must be a finite number greater than 0, from 1e-30 to 1e30"},
+        {"a scale that rounds to 0 in float32", [&] { fused(q, k, v, Scale::custom(1e-46), false); }, "from 1e-30 to 1e30"},
         {"NaN in q", [&] { formula(q_nan, k, v, Scale::none(), false); }, "q[1][2] is NaN"},
         {"inf in k", [&] { fused(q, k_inf, v, Scale::none(), false); }, "k[3][0] is infinite"},
         {"NaN in v", [&] { reference_f64(q, k, v_nan, Scale::none(), false); }, "v[0][1] is NaN"},

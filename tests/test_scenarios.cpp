@@ -65,6 +65,11 @@ TEST_CASE("a wrong PyTorch output is reported as a mismatch", "[scenarios][equiv
     REQUIRE_FALSE(result.ok());
     REQUIRE(contains(equivalence_line(result), "MISMATCH"));
     REQUIRE(contains(invalid_argument_message([&] { check_equivalence(inputs, false, std::vector<float>(5)); }), "expected 1024"));
+    EquivalenceInputs ragged = inputs;
+    ragged.q[1] = Matrix(15, 32);
+    ragged.k[1] = Matrix(15, 32);
+    ragged.v[1] = Matrix(15, 32);
+    REQUIRE(contains(invalid_argument_message([&] { check_equivalence(ragged, false, wrong); }), "batch 1 has another shape"));
 }
 
 TEST_CASE("the attention map's weights equal PyTorch's for every text, seed and width", "[scenarios][map][torch]") {
@@ -154,6 +159,9 @@ TEST_CASE("text splits into characters like Python's list(text), or into words",
     REQUIRE(tokenize("  \t ", TokenMode::words).empty());
     REQUIRE(contains(invalid_argument_message([] { tokenize("ab\xC3", TokenMode::characters); }), "not valid UTF-8 at byte 2"));
     REQUIRE(contains(invalid_argument_message([] { tokenize("\xFFx", TokenMode::words); }), "not valid UTF-8 at byte 0"));
+    REQUIRE(contains(invalid_argument_message([] { tokenize("a\xC0\xAF", TokenMode::characters); }), "not valid UTF-8 at byte 1"));      // overlong '/'
+    REQUIRE(contains(invalid_argument_message([] { tokenize("\xED\xA0\x80", TokenMode::characters); }), "not valid UTF-8 at byte 0"));  // a surrogate
+    REQUIRE(contains(invalid_argument_message([] { tokenize("\xF4\x90\x80\x80", TokenMode::words); }), "not valid UTF-8 at byte 0"));  // past U+10FFFF
 }
 
 TEST_CASE("the same token at two positions gets identical queries until positions are added", "[scenarios][map]") {
