@@ -158,8 +158,9 @@ void softmax_row(float* row, int n) {
     for (int j = 0; j < n; ++j) row_max = std::max(row_max, row[j]);
     float sum = 0.0f;
     for (int j = 0; j < n; ++j) {
-        // exp(-inf) is exactly 0, so masked keys get weight exactly 0, not "very small".
-        row[j] = std::exp(row[j] - row_max);
+        // Masked keys (-inf) get weight exactly 0, not "very small"; exp(-inf) would give the
+        // same 0, but half of a causal row is masked and exp is the costly part of this loop.
+        row[j] = row[j] == kNegativeInfinity ? 0.0f : std::exp(row[j] - row_max);
         sum += row[j];
     }
     for (int j = 0; j < n; ++j) row[j] /= sum;
