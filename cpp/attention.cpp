@@ -193,15 +193,22 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     result.weights = result.masked_scores;
     for (int i = 0; i < T; ++i) softmax_row(&result.weights.values[index(i, 0, T)], T);
 
-    // 4. weighted sum of the values. Masked weights are exactly 0 and add nothing.
+    // 4. weighted sum of the values. Masked weights are exactly 0 and add nothing. A weighted
+    //    mean never exceeds max|v|, but near FLT_MAX float32 partial sums could overflow, and
+    //    float32 weights sum to 1 only within T·2⁻²⁴: so the sum is kept in double and the
+    //    result held to ±max|v|, which only ever moves it by those rounding errors.
+    const double value_bound = max_abs(v);
+    std::vector<double> sum(static_cast<std::size_t>(d_v));
     for (int i = 0; i < T; ++i) {
-        float* out_row = &result.output.values[index(i, 0, d_v)];
+        std::fill(sum.begin(), sum.end(), 0.0);
         for (int j = 0; j < T; ++j) {
-            const float w = result.weights.at(i, j);
-            if (w == 0.0f) continue;
+            const double w = result.weights.at(i, j);
+            if (w == 0.0) continue;
             const float* v_row = &v.values[index(j, 0, d_v)];
-            for (int c = 0; c < d_v; ++c) out_row[c] += w * v_row[c];
+            for (int c = 0; c < d_v; ++c) sum[static_cast<std::size_t>(c)] += w * v_row[c];
         }
+        for (int c = 0; c < d_v; ++c)
+            result.output.at(i, c) = static_cast<float>(std::clamp(sum[static_cast<std::size_t>(c)], -value_bound, value_bound));
     }
     return result;
 }

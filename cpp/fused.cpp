@@ -225,6 +225,7 @@ struct PackedInputs {
     std::ptrdiff_t key_stride = 0;    // floats between rows of keys_transposed
     std::ptrdiff_t value_stride = 0;  // floats between rows of values: d_v rounded up to kLanes
     float value_divisor = 1.0f;       // values holds v / value_divisor, a power of 2 (see values_divisor)
+    float value_bound = 0.0f;         // max|v|: no weighted mean of v can lie outside ±value_bound
     AlignedFloats queries;            // (T rounded up to kGroupRows, d), extra rows 0
     AlignedFloats keys_transposed;    // (d, key_stride): column j is key j, 0 past T
     AlignedFloats values;             // (T, value_stride), extra columns 0
@@ -268,6 +269,7 @@ PackedInputs pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v) {
     if (in.key_stride / kFloatsPerLine % 2 == 0) in.key_stride += kFloatsPerLine;
     in.value_stride = round_up(in.d_v, kLanes);
     in.value_divisor = values_divisor(v);
+    in.value_bound = largest_magnitude(v);
 
     in.queries = AlignedFloats(static_cast<std::size_t>(round_up(in.T, kGroupRows) * in.d));
     std::copy(q.values.begin(), q.values.end(), in.queries.data());
@@ -380,7 +382,10 @@ void attend_block(const PackedInputs& in, int block_start, int key_tile, bool ca
     for (int row = 0; row + block_start <= last_query; ++row) {
         const float* output_row = state.output.data() + row * in.value_stride;
         const float sum = horizontal_sum(load(state.running_sum.data() + row * kLanes));
-        for (int c = 0; c < in.d_v; ++c) out.at(block_start + row, c) = output_row[c] / sum * in.value_divisor;
+        // A weighted mean lies within ±max|v|; rounding can push it one ulp past, which at
+        // FLT_MAX would be inf, so it is held to that bound.
+        for (int c = 0; c < in.d_v; ++c)
+            out.at(block_start + row, c) = std::clamp(output_row[c] / sum * in.value_divisor, -in.value_bound, in.value_bound);
     }
 }
 

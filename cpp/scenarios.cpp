@@ -41,9 +41,10 @@ std::vector<std::pair<std::string, char32_t>> code_points(const std::string& tex
     return result;
 }
 
+// Unicode's White_Space property, all of it.
 bool is_space(char32_t c) {
-    return c == U' ' || (c >= U'\t' && c <= U'\r') || c == 0xA0 || c == 0x3000 || (c >= 0x2000 && c <= 0x200A) ||
-           c == 0x2028 || c == 0x2029;
+    return c == U' ' || (c >= U'\t' && c <= U'\r') || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 // Letters, digits and apostrophes build words; any non-ASCII character counts as a letter
@@ -204,6 +205,10 @@ EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, 
         throw std::invalid_argument("torch output has " + std::to_string(torch_output.size()) + " values; expected " +
                                     std::to_string(per_batch * static_cast<std::size_t>(batch)));
 
+    // std::max(worst, NaN) keeps worst: a NaN anywhere must instead stick and fail the check.
+    const auto record = [](double& worst, double difference) {
+        if (!std::isnan(worst) && !(difference <= worst)) worst = difference;
+    };
     EquivalenceCase result;
     result.causal = causal;
     result.has_torch = !torch_output.empty();
@@ -215,10 +220,9 @@ EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, 
         const ReferenceF64 exact = reference_f64(inputs.q[i], inputs.k[i], inputs.v[i], scale, causal);
         for (std::size_t e = 0; e < mine.values.size(); ++e) {
             const double x = mine.values[e];
-            result.formula_vs_fused = std::max(result.formula_vs_fused, std::fabs(x - tiled.values[e]));
-            result.formula_vs_f64 = std::max(result.formula_vs_f64, std::fabs(x - exact.output[e]));
-            if (result.has_torch)
-                result.formula_vs_torch = std::max(result.formula_vs_torch, std::fabs(x - torch_output[i * per_batch + e]));
+            record(result.formula_vs_fused, std::fabs(x - tiled.values[e]));
+            record(result.formula_vs_f64, std::fabs(x - exact.output[e]));
+            if (result.has_torch) record(result.formula_vs_torch, std::fabs(x - torch_output[i * per_batch + e]));
         }
     }
     return result;

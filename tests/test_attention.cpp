@@ -108,6 +108,16 @@ TEST_CASE("logits of plus and minus 1e30 give finite weights and no NaN", "[soft
     REQUIRE(tiled.at(0, 0) == 3.0f);
 }
 
+TEST_CASE("values at the edge of float32 give a finite weighted mean", "[formula][extreme]") {
+    // Uniform weights over three values of FLT_MAX: the mean is FLT_MAX, but float32 partial
+    // sums of (1/3 rounded up)·FLT_MAX overflow.
+    const float largest = std::numeric_limits<float>::max();
+    const Matrix q(3, 1), k(3, 1), v(3, 1, {largest, largest, largest});
+    const Intermediates head = formula(q, k, v, Scale::none(), false);
+    for (float out : head.output.values) REQUIRE(out == largest);
+    for (float out : fused(q, k, v, Scale::none(), false).values) REQUIRE(std::isfinite(out));
+}
+
 TEST_CASE("a single token with d = 1 attends fully to itself", "[formula][edge]") {
     const Matrix q(1, 1, {0.3f}), k(1, 1, {-2.0f}), v(1, 1, {7.25f});
     const bool causal = GENERATE(false, true);

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 using namespace attention;
 using Catch::Matchers::WithinAbs;
@@ -64,6 +65,9 @@ TEST_CASE("a wrong PyTorch output is reported as a mismatch", "[scenarios][equiv
     const EquivalenceCase result = check_equivalence(inputs, false, wrong);
     REQUIRE_FALSE(result.ok());
     REQUIRE(contains(equivalence_line(result), "MISMATCH"));
+    std::vector<float> poisoned = fixture("equivalence.json").at("torch_out_causal_false").get<std::vector<float>>();
+    poisoned[700] = std::numeric_limits<float>::quiet_NaN();
+    REQUIRE_FALSE(check_equivalence(inputs, false, poisoned).ok());
     REQUIRE(contains(invalid_argument_message([&] { check_equivalence(inputs, false, std::vector<float>(5)); }), "expected 1024"));
     EquivalenceInputs ragged = inputs;
     ragged.q[1] = Matrix(15, 32);
@@ -157,6 +161,7 @@ TEST_CASE("text splits into characters like Python's list(text), or into words",
     REQUIRE(tokenize("naïve 東京🙂", TokenMode::characters) == std::vector<std::string>{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"});
     REQUIRE(tokenize("naïve 東京, don't", TokenMode::words) == std::vector<std::string>{"naïve", "東京", ",", "don't"});
     REQUIRE(tokenize("  \t ", TokenMode::words).empty());
+    REQUIRE(tokenize("Bonjour\u202F!\u205Fok\u1680x", TokenMode::words) == std::vector<std::string>{"Bonjour", "!", "ok", "x"});
     REQUIRE(contains(invalid_argument_message([] { tokenize("ab\xC3", TokenMode::characters); }), "not valid UTF-8 at byte 2"));
     REQUIRE(contains(invalid_argument_message([] { tokenize("\xFFx", TokenMode::words); }), "not valid UTF-8 at byte 0"));
     REQUIRE(contains(invalid_argument_message([] { tokenize("a\xC0\xAF", TokenMode::characters); }), "not valid UTF-8 at byte 1"));      // overlong '/'
