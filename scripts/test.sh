@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Every test suite, in order of speed: native Catch2 tests (CTest), then the wasm module in
-# Node and the built page in Chromium (node --test).
+# Every test suite: native Catch2 tests (CTest), the same suite under ASan + UBSan, a 20 s
+# fuzz run of the core, then the wasm module in Node and the built page in Chromium
+# (node --test: the page, hostile input, accessibility).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== native: build and Catch2 tests"
 bash scripts/build-native.sh native
 ctest --preset native
+
+echo "== native under AddressSanitizer + UndefinedBehaviorSanitizer"
+bash scripts/sanitize.sh
+
+echo "== fuzzing the core for 20 s (docs/fuzzing.md)"
+bash scripts/fuzz.sh 20
 
 echo "== wasm and page: build"
 bash scripts/build-wasm.sh
