@@ -9,7 +9,7 @@ import { downloadCanvas, downloadCsv } from '../lib/download.js';
 import { magma, magmaCss } from '../lib/magma.js';
 import { cssColor } from '../theme.js';
 
-const TABLE_LIMIT = 64;  // tokens; the CSV has them all
+const TABLE_LIMIT = 24;  // tokens; the CSV has them all
 
 const CONTROLS = `
   <div class="notice" data-role="notices" hidden></div>
