@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 
 import { LENGTHS, WIDTH, flopCount, makeInputs, maxAbsDifference, medianMsPerCall } from './inputs.mjs';
 import { attentionModel } from './onnx-model.mjs';
+import { measurePageSpeed, pageBytes, printPageSpeed } from './page-speed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outputDir = join(root, 'build/bench');
@@ -234,3 +235,10 @@ for (const section of sections)
   console.log(`${section.where}: measured single-core peak ${section.peakGflops.toFixed(1)} GFLOP/s (${section.note})`);
 console.log(formatTable(sections));
 for (const line of targetLines(sections)) console.log(line);
+
+// How the page itself feels, and the tutorial's whole run natively against its quoted ~20 s.
+if (options.browser) printPageSpeed(await measurePageSpeed(), pageBytes());
+const tutorial = spawnSync(join(root, 'build/native/attention-tutorial'), ['--csv', join(outputDir, 'results.csv')], { encoding: 'utf8' });
+const took = /took ([\d.]+) ms/.exec(tutorial.stdout || '');
+console.log(`\nThe tutorial's whole run natively (check + map + scale demo + CSV): ${took ? `${took[1]} ms` : 'failed'} ` +
+  '(its PyTorch script: about 20 s)');
