@@ -20,4 +20,4 @@ bash scripts/build-wasm.sh
 node scripts/build-web.mjs
 
 echo "== wasm module in Node, page in Chromium"
-node --test web/test/
+node --test web/test/*.test.mjs

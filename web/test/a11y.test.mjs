@@ -1,40 +1,26 @@
 // Accessibility: axe-core on the built page in light and dark themes, at desktop and phone
 // widths, with the "Show numbers" tables closed and open (zero violations allowed); and a
 // keyboard-only walk that reaches and operates every control with a visible focus ring.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { useChromium } from './chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const root = new URL('../../', import.meta.url);
-let browser;
-let server;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  server = await serve(new URL('dist/', root).pathname, 0);
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const chromium = useChromium();
+const browserOf = chromium.browser;
 
 async function openPage({ width, colorScheme }) {
-  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
+  const page = await browserOf().newPage({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP: ${event.violatedDirective}`));
   });
-  await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+  await page.goto(chromium.url());
   await page.waitForSelector('#map-table table');
   // Let the lazily drawn figures (the chart draws when visible) render everything axe checks.
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));

@@ -1,34 +1,20 @@
 // The built page (dist/) in Debian's Chromium through playwright-core, served over http and
 // opened from disk (file://). Every test also fails on any console error, uncaught error or
 // Content-Security-Policy violation.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { root, useChromium } from './chromium.mjs';
 
-const root = new URL('../../', import.meta.url);
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
 const tutorialMap = fixture('attention_map.json').cases[0];
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-let browser;
-let server;
-before(async () => {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-  server = await serve(new URL('dist/', root).pathname, 0);
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const chromium = useChromium();
 
 // Opens the page with `hash`, runs `body(page)`, then checks nothing went wrong on the way.
 async function withPage(base, hash, body, { width = 1280 } = {}) {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await chromium.browser().newPage({ viewport: { width, height: 900 } });
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
@@ -85,7 +71,7 @@ function upperTriangleSum(weights) {
 }
 
 const bases = {
-  http: () => `http://127.0.0.1:${server.address().port}/index.html`,
+  http: () => chromium.url(),
   file: () => pathToFileURL(new URL('dist/index.html', root).pathname).href,
 };
 
@@ -245,7 +231,7 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('without WebAssembly a banner explains it and the narrative stays', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser().newPage();
     await page.addInitScript(() => { delete window.WebAssembly; });
     await page.goto(url());
     await page.waitForSelector('#banner:not([hidden])');
@@ -256,7 +242,7 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('with JavaScript off the whole narrative is readable', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser().newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(url());
     const headings = await page.$$eval('h2', (nodes) => nodes.map((node) => node.textContent));

@@ -2,31 +2,17 @@
 // page. After every case: a clear message (or the right map), the last good figure kept, no
 // console error, uncaught error, dialog or CSP violation, no NaN/undefined in the page text,
 // no injected element, and the very next valid input computes normally.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { useChromium } from './chromium.mjs';
 
-const root = new URL('../../', import.meta.url);
-let browser;
-let server;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  server = await serve(new URL('dist/', root).pathname, 0);
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const chromium = useChromium();
+const browserOf = chromium.browser;
 
-const url = (hash = '') => `http://127.0.0.1:${server.address().port}/index.html${hash}`;
+const url = chromium.url;
 
 async function openPage(hash = '') {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await browserOf().newPage({ viewport: { width: 1100, height: 900 } });
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));

@@ -6,6 +6,7 @@ import './attention-map.css';
 import { LIMITS } from '../state.js';
 import { compact, fixed, visibleToken } from '../lib/format.js';
 import { downloadCanvas, downloadCsv } from '../lib/download.js';
+import { numbersToggle } from '../lib/numbers-toggle.js';
 import { magma, magmaCss } from '../lib/magma.js';
 import { cssColor } from '../theme.js';
 
@@ -379,15 +380,7 @@ export function mount(element, { store }) {
     inspect();
   });
 
-  toggleTable.addEventListener('click', () => {
-    const open = toggleTable.getAttribute('aria-expanded') !== 'true';
-    toggleTable.setAttribute('aria-expanded', String(open));
-    toggleTable.textContent = open ? 'Hide numbers' : 'Show numbers';
-    tableWrap.classList.toggle('sr-only', !open);
-    // Scrollable when open, so it must take focus for keyboard scrolling; hidden, it must not.
-    if (open) tableWrap.tabIndex = 0;
-    else tableWrap.removeAttribute('tabindex');
-  });
+  numbersToggle(toggleTable, tableWrap);
   $('[data-role="png"]').addEventListener('click', () => downloadCanvas(canvas, 'attention-map.png'));
   $('[data-role="csv"]').addEventListener('click', () => {
     const result = snapshot.result;

@@ -10,6 +10,7 @@
 // The spread bands, the uniform reference line, the hover guide and the opaque background
 // (for PNG export) are three small inline plugins instead of Filler, Legend and Tooltip,
 // which would add about 10 KB gzipped; the legend is HTML and the hover readout is text.
+import { numbersToggle } from '../lib/numbers-toggle.js';
 import { Chart, LineController, LineElement, PointElement, LinearScale } from 'chart.js';
 import { drawPoint } from 'chart.js/helpers';
 import { fixed } from '../lib/format.js';
@@ -729,15 +730,7 @@ export function mount(element, { core }) {
     schedule(0);
   });
 
-  listen(toggle, 'click', () => {
-    const open = toggle.getAttribute('aria-expanded') !== 'true';
-    toggle.setAttribute('aria-expanded', String(open));
-    toggle.textContent = open ? 'Hide numbers' : 'Show numbers';
-    tableBox.classList.toggle('sr-only', !open);
-    // Scrollable when open, so it must take focus for keyboard scrolling; hidden, it must not.
-    if (open) tableBox.tabIndex = 0;
-    else tableBox.removeAttribute('tabindex');
-  });
+  numbersToggle(toggle, tableBox);
 
   const fileStem = () => {
     if (!shown || shown.settings.mode === 'tutorial') return 'scale-study-tutorial';
