@@ -1,6 +1,6 @@
-// attention.cpp: the formula, the fused kernel, the float64 reference and row statistics.
-// See attention.hpp for what each promises. Loops are written for reading first; the fused
-// kernel's tiling is the one idea here that exists for speed.
+// attention.cpp: the formula, the float64 reference, row statistics and the input checks
+// (the fused kernel is in fused.cpp). See attention.hpp for what each promises. Loops are
+// written for reading first; dot_products() only orders its loops so they vectorise.
 #include "attention.hpp"
 
 #include <algorithm>

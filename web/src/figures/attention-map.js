@@ -165,6 +165,25 @@ export function mount(element, { store }) {
   }
 
   // ---- drawing ---------------------------------------------------------------------------
+  // One pixel per weight, coloured once per result; hover and resize only scale it again.
+  let cells = { result: null, canvas: null };
+  function paintCells(result, top) {
+    const T = result.T;
+    const pixels = new ImageData(T, T);
+    for (let i = 0; i < T * T; i++) {
+      const [r, g, b] = magma(result.weights[i] / top);
+      pixels.data[i * 4] = r;
+      pixels.data[i * 4 + 1] = g;
+      pixels.data[i * 4 + 2] = b;
+      pixels.data[i * 4 + 3] = 255;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = T;
+    canvas.height = T;
+    canvas.getContext('2d').putImageData(pixels, 0, 0);
+    return canvas;
+  }
+
   function maxWeight(result) {
     let largest = 0;
     for (const w of result.weights) if (w > largest) largest = w;
@@ -189,22 +208,11 @@ export function mount(element, { store }) {
     context.fillStyle = cssColor('--surface');
     context.fillRect(0, 0, box.width, box.height);
 
-    // The cells: one pixel per weight, scaled up without smoothing.
+    // The cells, scaled up without smoothing.
     const top = maxWeight(result);
-    const pixels = new ImageData(T, T);
-    for (let i = 0; i < T * T; i++) {
-      const [r, g, b] = magma(result.weights[i] / top);
-      pixels.data[i * 4] = r;
-      pixels.data[i * 4 + 1] = g;
-      pixels.data[i * 4 + 2] = b;
-      pixels.data[i * 4 + 3] = 255;
-    }
-    const cells = document.createElement('canvas');
-    cells.width = T;
-    cells.height = T;
-    cells.getContext('2d').putImageData(pixels, 0, 0);
+    if (cells.result !== result) cells = { result, canvas: paintCells(result, top) };
     context.imageSmoothingEnabled = false;
-    context.drawImage(cells, box.left, box.top, box.plot, box.plot);
+    context.drawImage(cells.canvas, box.left, box.top, box.plot, box.plot);
 
     drawAxes(context, box, labels, showLabels);
     drawColourBar(context, box, top);
