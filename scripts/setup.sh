@@ -11,6 +11,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cmake || missing+=(cmake)
 have g++ || missing+=(g++)
 have clang++-14 || missing+=(clang-14)
+have clang-format || missing+=(clang-format)
 # libFuzzer's runtime (scripts/fuzz.sh); clang-14 only recommends it.
 [ -n "$(ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a 2>/dev/null)" ] || missing+=(libclang-rt-14-dev)
 [ -e /usr/include/catch2/catch.hpp ] || [ -e /usr/include/catch2/catch_all.hpp ] || missing+=(catch2)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Every test suite: native Catch2 tests (CTest), the same suite under ASan + UBSan, a 20 s
+# Every test suite, after the lint: native Catch2 tests (CTest), the same suite under ASan + UBSan, a 20 s
 # fuzz run of the core, then the wasm module in Node and the built page in Chromium
 # (node --test: the page, hostile input, accessibility).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== lint: Biome (JavaScript, CSS, JSON) and clang-format (C++)"
+bash scripts/lint.sh
 
 echo "== native: build and Catch2 tests"
 bash scripts/build-native.sh native
