@@ -1,7 +1,7 @@
 // inputs.mjs: what every side of the benchmark shares: the inputs, the operation counts and the
 // timing rule. Used by Node (run.mjs) and by the page (page/bench-page.mjs).
 
-export const WIDTH = 64;  // d = d_v
+export const WIDTH = 64; // d = d_v
 export const LENGTHS = [64, 256, 1024, 4096];
 
 // mulberry32, bit for bit the generator in native_bench.cpp, so every side gets the same numbers.
@@ -49,9 +49,12 @@ function median(values) {
 // Median milliseconds per call over batches of at least minBatchMs (the page's clock ticks in
 // 0.1 ms steps): at least 5 batches (3 when one call takes over half a second), more while the
 // whole measurement is under budgetMs, up to 15. `call` may be async.
-export async function medianMsPerCall(call, { now = () => performance.now(), minBatchMs = 25, budgetMs = 1500 } = {}) {
+export async function medianMsPerCall(
+  call,
+  { now = () => performance.now(), minBatchMs = 25, budgetMs = 1500 } = {},
+) {
   let start = now();
-  await call();  // warm-up, and a first estimate of the cost
+  await call(); // warm-up, and a first estimate of the cost
   const first = Math.max(now() - start, 1e-3);
   const callsPerBatch = Math.max(1, Math.ceil(minBatchMs / first));
   const minBatches = first > 500 ? 3 : 5;

@@ -46,7 +46,8 @@ double multiply_add_gflops(float seed) {
     for (int repeat = 0; repeat < 4; ++repeat) {
         const auto start = std::chrono::steady_clock::now();
         sink = sink + multiply_add_chains(iterations, seed, std::make_index_sequence<Chains>{});
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         best = std::max(best, 2.0 * kPeakLanes * Chains * static_cast<double>(iterations) / seconds / 1e9);
     }
     return best;
@@ -54,7 +55,8 @@ double multiply_add_gflops(float seed) {
 
 // The peak: the best over chain counts that suit 16 and 32 vector registers.
 inline double peak_gflops(float seed) {
-    return std::max({multiply_add_gflops<8>(seed), multiply_add_gflops<12>(seed), multiply_add_gflops<kPeakLanes == 16 ? 24 : 14>(seed)});
+    return std::max({multiply_add_gflops<8>(seed), multiply_add_gflops<12>(seed),
+                     multiply_add_gflops < kPeakLanes == 16 ? 24 : 14 > (seed)});
 }
 
 }  // namespace bench

@@ -26,7 +26,7 @@ constexpr int kWidth = 64;  // d = d_v
 
 // mulberry32: a tiny 32-bit generator that is easy to repeat exactly in JavaScript.
 class Mulberry32 {
-public:
+  public:
     explicit Mulberry32(std::uint32_t seed) : state_(seed) {}
     double next() {
         state_ += 0x6D2B79F5u;
@@ -36,7 +36,7 @@ public:
         return static_cast<double>(t ^ (t >> 14)) / 4294967296.0;
     }
 
-private:
+  private:
     std::uint32_t state_;
 };
 
@@ -60,7 +60,8 @@ Inputs make_inputs(int T) {
 }
 
 double now_ms() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 // Median milliseconds per call over batches of at least 20 ms (at least 5 batches, or 3 when one
@@ -73,7 +74,8 @@ double median_ms_per_call(const std::function<void()>& call) {
     const int min_batches = first > 500.0 ? 3 : 5;
     std::vector<double> per_call;
     start = now_ms();
-    while (static_cast<int>(per_call.size()) < min_batches || (per_call.size() < 15 && now_ms() - start < 1500.0)) {
+    while (static_cast<int>(per_call.size()) < min_batches ||
+           (per_call.size() < 15 && now_ms() - start < 1500.0)) {
         const double batch_start = now_ms();
         for (int i = 0; i < calls_per_batch; ++i) call();
         per_call.push_back((now_ms() - batch_start) / calls_per_batch);
@@ -102,26 +104,33 @@ int main(int argc, char** argv) {
         const Inputs in = make_inputs(T);
         for (bool causal : {false, true}) {
             attention::Matrix out;
-            const double fused_ms = median_ms_per_call(
-                [&] { out = attention::fused(in.q, in.k, in.v, attention::Scale::inverse_sqrt_d(), causal); });
+            const double fused_ms = median_ms_per_call([&] {
+                out = attention::fused(in.q, in.k, in.v, attention::Scale::inverse_sqrt_d(), causal);
+            });
             const double formula_ms = median_ms_per_call(
                 [&] { attention::formula(in.q, in.k, in.v, attention::Scale::inverse_sqrt_d(), causal); });
             const attention::Matrix reference =
                 attention::formula(in.q, in.k, in.v, attention::Scale::inverse_sqrt_d(), causal).output;
             double difference = 0.0;
             for (std::size_t e = 0; e < out.values.size(); ++e)
-                difference = std::max(difference, static_cast<double>(std::fabs(out.values[e] - reference.values[e])));
+                difference =
+                    std::max(difference, static_cast<double>(std::fabs(out.values[e] - reference.values[e])));
 
-            const std::string path = output_dir + "/fused-T" + std::to_string(T) + (causal ? "-causal" : "") + ".f32";
+            const std::string path =
+                output_dir + "/fused-T" + std::to_string(T) + (causal ? "-causal" : "") + ".f32";
             std::FILE* file = std::fopen(path.c_str(), "wb");
-            if (!file || std::fwrite(out.values.data(), sizeof(float), out.values.size(), file) != out.values.size()) {
+            if (!file ||
+                std::fwrite(out.values.data(), sizeof(float), out.values.size(), file) != out.values.size()) {
                 std::fprintf(stderr, "cannot write %s\n", path.c_str());
                 return 1;
             }
             std::fclose(file);
-            std::printf("%s\n  {\"T\": %d, \"causal\": %s, \"fusedMs\": %.6f, \"formulaMs\": %.6f, \"formulaDiff\": %.3g, "
-                        "\"output\": \"%s\"}",
-                        first ? "" : ",", T, causal ? "true" : "false", fused_ms, formula_ms, difference, path.c_str());
+            std::printf(
+                "%s\n  {\"T\": %d, \"causal\": %s, \"fusedMs\": %.6f, \"formulaMs\": %.6f, \"formulaDiff\": "
+                "%.3g, "
+                "\"output\": \"%s\"}",
+                first ? "" : ",", T, causal ? "true" : "false", fused_ms, formula_ms, difference,
+                path.c_str());
             std::fflush(stdout);
             first = false;
         }

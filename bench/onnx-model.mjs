@@ -31,39 +31,55 @@ function floatField(field, value) {
   return [...key(field, WIRE_FIXED32), ...bytes];
 }
 
-const FLOAT_TENSOR = 1;  // TensorProto.DataType.FLOAT
+const FLOAT_TENSOR = 1; // TensorProto.DataType.FLOAT
 const ATTRIBUTE_FLOAT = 1;
 const ATTRIBUTE_INT = 2;
 
 // ValueInfoProto for a float tensor of shape (1, 1, T, width), T symbolic.
 function tensorInfo(name, width) {
-  const dims = [integerField(1, 1), integerField(1, 1), stringField(2, 'T'), integerField(1, width)];
-  const shape = dims.flatMap((dim) => bytesField(1, dim));                   // TensorShapeProto.dim
+  const dims = [
+    integerField(1, 1),
+    integerField(1, 1),
+    stringField(2, 'T'),
+    integerField(1, width),
+  ];
+  const shape = dims.flatMap((dim) => bytesField(1, dim)); // TensorShapeProto.dim
   const tensorType = [...integerField(1, FLOAT_TENSOR), ...bytesField(2, shape)];
-  return [...stringField(1, name), ...bytesField(2, bytesField(1, tensorType))];  // TypeProto.tensor_type
+  return [...stringField(1, name), ...bytesField(2, bytesField(1, tensorType))]; // TypeProto.tensor_type
 }
 
 // Bytes of a model computing Y = softmax(Q·Kᵀ·scale [+ causal mask])·V, head width d.
 export function attentionModel({ d, causal, scale }) {
   const attributes = [
-    [...stringField(1, 'is_causal'), ...integerField(20, ATTRIBUTE_INT), ...integerField(3, causal ? 1 : 0)],
+    [
+      ...stringField(1, 'is_causal'),
+      ...integerField(20, ATTRIBUTE_INT),
+      ...integerField(3, causal ? 1 : 0),
+    ],
     [...stringField(1, 'scale'), ...integerField(20, ATTRIBUTE_FLOAT), ...floatField(2, scale)],
   ];
   const node = [
-    ...stringField(1, 'Q'), ...stringField(1, 'K'), ...stringField(1, 'V'), ...stringField(2, 'Y'),
-    ...stringField(3, 'attention'), ...stringField(4, 'Attention'),
+    ...stringField(1, 'Q'),
+    ...stringField(1, 'K'),
+    ...stringField(1, 'V'),
+    ...stringField(2, 'Y'),
+    ...stringField(3, 'attention'),
+    ...stringField(4, 'Attention'),
     ...attributes.flatMap((attribute) => bytesField(5, attribute)),
   ];
   const graph = [
-    ...bytesField(1, node), ...stringField(2, 'single_head'),
-    ...bytesField(11, tensorInfo('Q', d)), ...bytesField(11, tensorInfo('K', d)), ...bytesField(11, tensorInfo('V', d)),
+    ...bytesField(1, node),
+    ...stringField(2, 'single_head'),
+    ...bytesField(11, tensorInfo('Q', d)),
+    ...bytesField(11, tensorInfo('K', d)),
+    ...bytesField(11, tensorInfo('V', d)),
     ...bytesField(12, tensorInfo('Y', d)),
   ];
   const model = [
-    ...integerField(1, 10),                       // ir_version 10
+    ...integerField(1, 10), // ir_version 10
     ...stringField(2, 'single-attention-head-bench'),
     ...bytesField(7, graph),
-    ...bytesField(8, [...stringField(1, ''), ...integerField(2, 23)]),  // opset_import: ai.onnx 23
+    ...bytesField(8, [...stringField(1, ''), ...integerField(2, 23)]), // opset_import: ai.onnx 23
   ];
   return new Uint8Array(model);
 }

@@ -13,8 +13,16 @@ import { serve } from '../scripts/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function pageBytes() {
@@ -40,20 +48,28 @@ async function firstMapMs(browser, url) {
 async function redrawMs(page, T) {
   const times = [];
   for (let run = 0; run < 7; run++) {
-    const text = Array.from({ length: T }, (_, i) => String.fromCharCode(97 + ((i * 7 + run) % 26))).join('');
-    times.push(await page.evaluate((value) => new Promise((done) => {
-      const before = performance.getEntriesByName('map-drawn').length;
-      const input = document.querySelector('#map-text');
-      const start = performance.now();
-      input.value = value;
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      const poll = () => {
-        const marks = performance.getEntriesByName('map-drawn');
-        if (marks.length > before) done(marks.at(-1).startTime - start);
-        else requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
-    }), text));
+    const text = Array.from({ length: T }, (_, i) =>
+      String.fromCharCode(97 + ((i * 7 + run) % 26)),
+    ).join('');
+    times.push(
+      await page.evaluate(
+        (value) =>
+          new Promise((done) => {
+            const before = performance.getEntriesByName('map-drawn').length;
+            const input = document.querySelector('#map-text');
+            const start = performance.now();
+            input.value = value;
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            const poll = () => {
+              const marks = performance.getEntriesByName('map-drawn');
+              if (marks.length > before) done(marks.at(-1).startTime - start);
+              else requestAnimationFrame(poll);
+            };
+            requestAnimationFrame(poll);
+          }),
+        text,
+      ),
+    );
   }
   return median(times);
 }
@@ -61,8 +77,12 @@ async function redrawMs(page, T) {
 async function scaleStudyMs(page) {
   await page.locator('#scale').scrollIntoViewIfNeeded();
   await page.getByText('Averaged', { exact: true }).click();
-  const pattern = /32 draws per width, 64 tokens, mask off, seed \d+: computed by the C\+\+ core in (\d+) ms/;
-  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#scale').textContent), pattern.source);
+  const pattern =
+    /32 draws per width, 64 tokens, mask off, seed \d+: computed by the C\+\+ core in (\d+) ms/;
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('#scale').textContent),
+    pattern.source,
+  );
   return Number(pattern.exec(await page.textContent('#scale'))[1]);
 }
 
@@ -88,13 +108,22 @@ export async function measurePageSpeed() {
 export function printPageSpeed(speed, files) {
   const total = files.reduce((sum, f) => sum + f.gzip, 0);
   console.log('\nPage speed (headless Chromium, localhost)');
-  console.log(`  navigation to first drawn map      ${speed.firstMapMs.toFixed(0).padStart(6)} ms   (target < 300 ms)`);
+  console.log(
+    `  navigation to first drawn map      ${speed.firstMapMs.toFixed(0).padStart(6)} ms   (target < 300 ms)`,
+  );
   for (const [T, ms] of Object.entries(speed.redrawMs)) {
-    console.log(`  text change -> map redrawn, T=${String(T).padEnd(4)} ${ms.toFixed(1).padStart(6)} ms   (d = 64; target at T = 512: one frame, 16 ms)`);
+    console.log(
+      `  text change -> map redrawn, T=${String(T).padEnd(4)} ${ms.toFixed(1).padStart(6)} ms   (d = 64; target at T = 512: one frame, 16 ms)`,
+    );
   }
-  console.log(`  scale study d=1..1024, 32 draws    ${speed.scaleStudyMs.toFixed(0).padStart(6)} ms   (T = 64, three scale modes)`);
-  console.log(`  page weight, gzipped               ${(total / 1024).toFixed(1).padStart(6)} KB   (target < 150 KB: ` +
-    files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ') + ')');
+  console.log(
+    `  scale study d=1..1024, 32 draws    ${speed.scaleStudyMs.toFixed(0).padStart(6)} ms   (T = 64, three scale modes)`,
+  );
+  console.log(
+    `  page weight, gzipped               ${(total / 1024).toFixed(1).padStart(6)} KB   (target < 150 KB: ` +
+      files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ') +
+      ')',
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -17,7 +17,14 @@ import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 import { chromium } from 'playwright-core';
 
-import { LENGTHS, WIDTH, flopCount, makeInputs, maxAbsDifference, medianMsPerCall } from './inputs.mjs';
+import {
+  LENGTHS,
+  WIDTH,
+  flopCount,
+  makeInputs,
+  maxAbsDifference,
+  medianMsPerCall,
+} from './inputs.mjs';
 import { attentionModel } from './onnx-model.mjs';
 import { measurePageSpeed, pageBytes, printPageSpeed } from './page-speed.mjs';
 
@@ -25,8 +32,16 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outputDir = join(root, 'build/bench');
 const nativeBench = join(outputDir, 'native/native_bench');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function parseArguments(argv) {
   const options = { lengths: LENGTHS, runs: 1, native: true, browser: true };
@@ -43,19 +58,33 @@ function parseArguments(argv) {
 // ---- native ----
 
 function runNativeBench(lengths) {
-  const run = spawnSync(nativeBench, [join(outputDir, 'out'), ...lengths.map(String)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (run.status !== 0) throw new Error(`${nativeBench} failed (exit ${run.status}); did scripts/bench.sh build it?`);
+  const run = spawnSync(nativeBench, [join(outputDir, 'out'), ...lengths.map(String)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0)
+    throw new Error(`${nativeBench} failed (exit ${run.status}); did scripts/bench.sh build it?`);
   return JSON.parse(run.stdout);
 }
 
 async function onnxRuntimeNode(T, causal) {
-  const session = await ort.InferenceSession.create(attentionModel({ d: WIDTH, causal, scale: 1 / Math.sqrt(WIDTH) }), {
-    intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
-  });
+  const session = await ort.InferenceSession.create(
+    attentionModel({ d: WIDTH, causal, scale: 1 / Math.sqrt(WIDTH) }),
+    {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    },
+  );
   const { q, k, v } = makeInputs(T);
   const shape = [1, 1, T, WIDTH];
   const run = async () => {
-    const feeds = { Q: new ort.Tensor('float32', q, shape), K: new ort.Tensor('float32', k, shape), V: new ort.Tensor('float32', v, shape) };
+    const feeds = {
+      Q: new ort.Tensor('float32', q, shape),
+      K: new ort.Tensor('float32', k, shape),
+      V: new ort.Tensor('float32', v, shape),
+    };
     return (await session.run(feeds)).Y.data;
   };
   const output = await run();
@@ -75,27 +104,45 @@ async function nativeResults(lengths) {
     const common = { T: r.T, causal: r.causal, flops: flopCount(r.T, WIDTH, r.causal) };
     rows.push({ ...common, name: 'ours (fast path)', ms: r.fusedMs, maxDiff: 0 });
     rows.push({ ...common, name: 'ours (formula)', ms: r.formulaMs, maxDiff: r.formulaDiff });
-    rows.push({ ...common, name: 'onnxruntime-node (CPU, 1 thread)', ms: peer.ms, maxDiff: maxAbsDifference(peer.output, ours) });
+    rows.push({
+      ...common,
+      name: 'onnxruntime-node (CPU, 1 thread)',
+      ms: peer.ms,
+      maxDiff: maxAbsDifference(peer.output, ours),
+    });
   }
   return { peakGflops: native.peakGflops, lanes: native.lanes, rows };
 }
 
 // ---- browser ----
 
-const CONTENT_TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const CONTENT_TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
 
 // Serves files under build/ and bench/ (nothing else) on 127.0.0.1, on a free port.
 function startServer() {
   const server = createServer((request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
     const file = join(root, path);
-    if (!(path.startsWith('/build/') || path.startsWith('/bench/')) || !file.startsWith(root + '/')) {
+    if (
+      !(path.startsWith('/build/') || path.startsWith('/bench/')) ||
+      !file.startsWith(`${root}/`)
+    ) {
       response.writeHead(404).end();
       return;
     }
     try {
       const body = readFileSync(file);
-      response.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      response
+        .writeHead(200, {
+          'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        })
+        .end(body);
     } catch {
       response.writeHead(404).end();
     }
@@ -106,17 +153,30 @@ function startServer() {
 async function browserResults(lengths) {
   const server = await startServer();
   const profile = mkdtempSync(join(tmpdir(), 'attention-bench-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+  });
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
-    page.on('console', (message) => { if (message.type() === 'error') console.error(`page: ${message.text()}`); });
+    page.on('console', (message) => {
+      if (message.type() === 'error') console.error(`page: ${message.text()}`);
+    });
     page.on('pageerror', (error) => console.error(`page: ${error.message}`));
     page.on('requestfailed', (request) => console.error(`page: cannot load ${request.url()}`));
-    page.on('response', (response) => { if (response.status() >= 400) console.error(`page: ${response.status()} for ${response.url()}`); });
+    page.on('response', (response) => {
+      if (response.status() >= 400)
+        console.error(`page: ${response.status()} for ${response.url()}`);
+    });
     await page.goto(`http://127.0.0.1:${server.address().port}/bench/page/index.html`);
     await page.waitForFunction(() => window.benchmarkReady === true, null, { timeout: 60_000 });
     console.error('browser: running (ours, onnxruntime-web, tfjs, plain JavaScript) ...');
-    const result = await page.evaluate((options) => window.benchmark(options), { lengths, d: WIDTH, budgetMs: 1500 });
+    const result = await page.evaluate((options) => window.benchmark(options), {
+      lengths,
+      d: WIDTH,
+      budgetMs: 1500,
+    });
     return { ...result, browserVersion: browser.browser()?.version() ?? '' };
   } finally {
     await browser.close();
@@ -131,27 +191,54 @@ const pad = (text, width) => String(text).padEnd(width);
 const padLeft = (text, width) => String(text).padStart(width);
 
 function formatTable(sections) {
-  const header = ['where', 'implementation', 'T', 'mask', 'ms/call', 'GFLOP/s', '% peak', 'ours ×', 'max|diff|'];
+  const header = [
+    'where',
+    'implementation',
+    'T',
+    'mask',
+    'ms/call',
+    'GFLOP/s',
+    '% peak',
+    'ours ×',
+    'max|diff|',
+  ];
   const widths = [9, 33, 5, 7, 10, 8, 7, 8, 9];
-  const line = (cells) => cells.map((cell, i) => (i < 2 ? pad(cell, widths[i]) : padLeft(cell, widths[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((cell, i) => (i < 2 ? pad(cell, widths[i]) : padLeft(cell, widths[i])))
+      .join('  ')
+      .trimEnd();
   const lines = [line(header), line(widths.map((w) => '-'.repeat(w)))];
   for (const section of sections) {
     for (const row of section.rows) {
-      const ours = section.rows.find((r) => r.T === row.T && r.causal === row.causal && r.name.startsWith('ours ('));
+      const ours = section.rows.find(
+        (r) => r.T === row.T && r.causal === row.causal && r.name.startsWith('ours ('),
+      );
       const isOurs = row === ours;
       if (row.failed) {
-        const failure = row.failed.length > 90 ? `${row.failed.slice(0, 40)} … ${row.failed.slice(-45)}` : row.failed;
-        lines.push(`${line([section.where, row.name, row.T, row.causal ? 'causal' : 'none'])}  failed: ${failure}`);
+        const failure =
+          row.failed.length > 90
+            ? `${row.failed.slice(0, 40)} … ${row.failed.slice(-45)}`
+            : row.failed;
+        lines.push(
+          `${line([section.where, row.name, row.T, row.causal ? 'causal' : 'none'])}  failed: ${failure}`,
+        );
         continue;
       }
       const gflops = row.flops / row.ms / 1e6;
-      lines.push(line([
-        section.where, row.name, row.T, row.causal ? 'causal' : 'none',
-        row.ms < 1 ? row.ms.toFixed(4) : row.ms.toFixed(2),
-        gflops.toFixed(1), (100 * gflops / section.peakGflops).toFixed(0) + '%',
-        isOurs ? '' : (row.ms / ours.ms).toFixed(2) + '×',
-        isOurs ? '' : row.maxDiff.toExponential(1),
-      ]));
+      lines.push(
+        line([
+          section.where,
+          row.name,
+          row.T,
+          row.causal ? 'causal' : 'none',
+          row.ms < 1 ? row.ms.toFixed(4) : row.ms.toFixed(2),
+          gflops.toFixed(1),
+          `${((100 * gflops) / section.peakGflops).toFixed(0)}%`,
+          isOurs ? '' : `${(row.ms / ours.ms).toFixed(2)}×`,
+          isOurs ? '' : row.maxDiff.toExponential(1),
+        ]),
+      );
     }
   }
   return lines.join('\n');
@@ -161,27 +248,38 @@ function formatTable(sections) {
 function targetLines(sections) {
   const ratio = (where, name, causal) => {
     const section = sections.find((s) => s.where === where);
-    const at = (n) => section?.rows.find((r) => r.T === 1024 && r.causal === causal && r.name.startsWith(n));
-    const ours = at('ours ('), peer = at(name);
+    const at = (n) =>
+      section?.rows.find((r) => r.T === 1024 && r.causal === causal && r.name.startsWith(n));
+    const ours = at('ours ('),
+      peer = at(name);
     return ours?.ms && peer?.ms ? peer.ms / ours.ms : null;
   };
   const targets = [
-    ['chromium', 'onnxruntime-web', false, 2], ['chromium', 'tfjs', false, 2],
-    ['chromium', 'onnxruntime-web', true, 4], ['chromium', 'tfjs', true, 4],
-    ['native', 'onnxruntime-node', false, 1], ['native', 'onnxruntime-node', true, 1.8],
+    ['chromium', 'onnxruntime-web', false, 2],
+    ['chromium', 'tfjs', false, 2],
+    ['chromium', 'onnxruntime-web', true, 4],
+    ['chromium', 'tfjs', true, 4],
+    ['native', 'onnxruntime-node', false, 1],
+    ['native', 'onnxruntime-node', true, 1.8],
   ];
   return targets.map(([where, name, causal, wanted]) => {
     const got = ratio(where, name, causal);
-    if (got === null) return `target: ${where} T=1024 ${causal ? 'causal' : 'no mask'} vs ${name} >= ${wanted}×: not measured`;
+    if (got === null)
+      return `target: ${where} T=1024 ${causal ? 'causal' : 'no mask'} vs ${name} >= ${wanted}×: not measured`;
     return `target: ${where} T=1024 ${causal ? 'causal' : 'no mask'}: ours ${got.toFixed(2)}× ${name} (want >= ${wanted}×) ${got >= wanted ? 'MET' : 'MISSED'}`;
   });
 }
 
 // What ran: the CPU, and the version of every peer, for the record in docs/benchmarks.md.
 function machineLine() {
-  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
-  const version = (name) => JSON.parse(readFileSync(join(root, 'bench/node_modules', name, 'package.json'), 'utf8')).version;
-  const peers = ['onnxruntime-node', 'onnxruntime-web', '@tensorflow/tfjs-backend-wasm'].map((name) => `${name} ${version(name)}`);
+  const cpu =
+    readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
+  const version = (name) =>
+    JSON.parse(readFileSync(join(root, 'bench/node_modules', name, 'package.json'), 'utf8'))
+      .version;
+  const peers = ['onnxruntime-node', 'onnxruntime-web', '@tensorflow/tfjs-backend-wasm'].map(
+    (name) => `${name} ${version(name)}`,
+  );
   return `${cpu}; node ${process.versions.node}; ${peers.join(', ')}`;
 }
 
@@ -189,11 +287,21 @@ async function runOnce(options) {
   const sections = [];
   if (options.native) {
     const native = await nativeResults(options.lengths);
-    sections.push({ where: 'native', peakGflops: native.peakGflops, rows: native.rows, note: `${native.lanes}-lane FMA` });
+    sections.push({
+      where: 'native',
+      peakGflops: native.peakGflops,
+      rows: native.rows,
+      note: `${native.lanes}-lane FMA`,
+    });
   }
   if (options.browser) {
     const browser = await browserResults(options.lengths);
-    sections.push({ where: 'chromium', peakGflops: browser.peakGflops, rows: browser.results, note: browser.browserVersion });
+    sections.push({
+      where: 'chromium',
+      peakGflops: browser.peakGflops,
+      rows: browser.results,
+      note: browser.browserVersion,
+    });
   }
   return sections;
 }
@@ -212,7 +320,12 @@ function mergeRuns(runs) {
     rows: section.rows.map((row, r) => {
       const timed = runs.map((run) => run[s].rows[r]).filter((x) => !x.failed);
       if (timed.length === 0) return row;
-      return { ...row, failed: undefined, ms: median(timed.map((x) => x.ms)), maxDiff: Math.max(...timed.map((x) => x.maxDiff)) };
+      return {
+        ...row,
+        failed: undefined,
+        ms: median(timed.map((x) => x.ms)),
+        maxDiff: Math.max(...timed.map((x) => x.maxDiff)),
+      };
     }),
   }));
 }
@@ -225,20 +338,35 @@ for (let run = 1; run <= options.runs; run++) {
   runs.push(await runOnce(options));
 }
 const sections = mergeRuns(runs);
-writeFileSync(join(outputDir, 'results.json'), JSON.stringify({ date: new Date().toISOString(), machine: machineLine(), sections }, null, 2));
+writeFileSync(
+  join(outputDir, 'results.json'),
+  JSON.stringify({ date: new Date().toISOString(), machine: machineLine(), sections }, null, 2),
+);
 
 console.log(machineLine());
-console.log(`d = ${WIDTH}; ms per call is the median of batches of >= 25 ms${options.runs > 1 ? `, then the median over ${options.runs} runs` : ''};`);
+console.log(
+  `d = ${WIDTH}; ms per call is the median of batches of >= 25 ms${options.runs > 1 ? `, then the median over ${options.runs} runs` : ''};`,
+);
 console.log('GFLOP/s counts 4·T²·d (no mask) or 2·T·(T+1)·d (causal: only the visible pairs);');
-console.log('"ours ×" is how many times faster ours is than that row; max|diff| is against our output.');
+console.log(
+  '"ours ×" is how many times faster ours is than that row; max|diff| is against our output.',
+);
 for (const section of sections)
-  console.log(`${section.where}: measured single-core peak ${section.peakGflops.toFixed(1)} GFLOP/s (${section.note})`);
+  console.log(
+    `${section.where}: measured single-core peak ${section.peakGflops.toFixed(1)} GFLOP/s (${section.note})`,
+  );
 console.log(formatTable(sections));
 for (const line of targetLines(sections)) console.log(line);
 
 // How the page itself feels, and the tutorial's whole run natively against its quoted ~20 s.
 if (options.browser) printPageSpeed(await measurePageSpeed(), pageBytes());
-const tutorial = spawnSync(join(root, 'build/native/attention-tutorial'), ['--csv', join(outputDir, 'results.csv')], { encoding: 'utf8' });
+const tutorial = spawnSync(
+  join(root, 'build/native/attention-tutorial'),
+  ['--csv', join(outputDir, 'results.csv')],
+  { encoding: 'utf8' },
+);
 const took = /took ([\d.]+) ms/.exec(tutorial.stdout || '');
-console.log(`\nThe tutorial's whole run natively (check + map + scale demo + CSV): ${took ? `${took[1]} ms` : 'failed'} ` +
-  '(its PyTorch script: about 20 s)');
+console.log(
+  `\nThe tutorial's whole run natively (check + map + scale demo + CSV): ${took ? `${took[1]} ms` : 'failed'} ` +
+    '(its PyTorch script: about 20 s)',
+);

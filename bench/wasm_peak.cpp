@@ -5,4 +5,6 @@
 
 #include <emscripten/emscripten.h>
 
-extern "C" EMSCRIPTEN_KEEPALIVE double peak_gflops(double seed) { return bench::peak_gflops(static_cast<float>(seed)); }
+extern "C" EMSCRIPTEN_KEEPALIVE double peak_gflops(double seed) {
+    return bench::peak_gflops(static_cast<float>(seed));
+}

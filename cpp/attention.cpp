@@ -33,13 +33,16 @@ float max_abs(const Matrix& m) {
 void check_formula_size(int T) {
     if (T > kMaxFormulaT) {
         const double mebibytes = static_cast<double>(T) * T * sizeof(float) / (1 << 20);
-        throw std::invalid_argument("T = " + std::to_string(T) + " tokens needs " + std::to_string(static_cast<long>(mebibytes)) +
-                                    " MiB per T×T buffer; the limit is T = " + std::to_string(kMaxFormulaT) + " (" +
-                                    std::to_string(kMaxScoreMatrixBytes >> 20) + " MiB)");
+        throw std::invalid_argument("T = " + std::to_string(T) + " tokens needs " +
+                                    std::to_string(static_cast<long>(mebibytes)) +
+                                    " MiB per T×T buffer; the limit is T = " + std::to_string(kMaxFormulaT) +
+                                    " (" + std::to_string(kMaxScoreMatrixBytes >> 20) + " MiB)");
     }
 }
 
-bool is_masked(bool causal, int query, int key) { return causal && key > query; }
+bool is_masked(bool causal, int query, int key) {
+    return causal && key > query;
+}
 
 std::string shortest(double x) {
     char text[32];
@@ -51,45 +54,56 @@ std::string shortest(double x) {
 
 static std::size_t checked_element_count(int rows, int cols) {
     if (rows < 0 || cols < 0)
-        throw std::invalid_argument("matrix shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") is negative");
+        throw std::invalid_argument("matrix shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
+                                    ") is negative");
     const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
     if (count > kMaxInputElements)
-        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") has " +
-                                    std::to_string(count) + " elements; the limit is " + std::to_string(kMaxInputElements));
+        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
+                                    ") has " + std::to_string(count) + " elements; the limit is " +
+                                    std::to_string(kMaxInputElements));
     return count;
 }
 
-Matrix::Matrix(int rows_, int cols_) : rows(rows_), cols(cols_), values(checked_element_count(rows_, cols_), 0.0f) {}
+Matrix::Matrix(int rows_, int cols_)
+    : rows(rows_), cols(cols_), values(checked_element_count(rows_, cols_), 0.0f) {}
 
-Matrix::Matrix(int rows_, int cols_, std::vector<float> values_) : rows(rows_), cols(cols_), values(std::move(values_)) {
+Matrix::Matrix(int rows_, int cols_, std::vector<float> values_)
+    : rows(rows_), cols(cols_), values(std::move(values_)) {
     const std::size_t expected = checked_element_count(rows, cols);
     if (values.size() != expected)
-        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ") needs " +
-                                    std::to_string(expected) + " values, got " + std::to_string(values.size()));
+        throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
+                                    ") needs " + std::to_string(expected) + " values, got " +
+                                    std::to_string(values.size()));
 }
 
 void require_finite(const Matrix& m, const char* name) {
     for (int r = 0; r < m.rows; ++r)
         for (int c = 0; c < m.cols; ++c)
             if (!std::isfinite(m.at(r, c)))
-                throw std::invalid_argument(std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "] is " +
-                                            (std::isnan(m.at(r, c)) ? "NaN" : "infinite") +
-                                            "; attention needs finite inputs");
+                throw std::invalid_argument(
+                    std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "] is " +
+                    (std::isnan(m.at(r, c)) ? "NaN" : "infinite") + "; attention needs finite inputs");
 }
 
 double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
-    if (q.rows < 1) throw std::invalid_argument("q has T = " + std::to_string(q.rows) + " rows; attention needs at least 1 token");
-    if (q.cols < 1) throw std::invalid_argument("q has d = " + std::to_string(q.cols) + " columns; the head width d must be at least 1");
-    if (v.cols < 1) throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) + " columns; the value width must be at least 1");
+    if (q.rows < 1)
+        throw std::invalid_argument("q has T = " + std::to_string(q.rows) +
+                                    " rows; attention needs at least 1 token");
+    if (q.cols < 1)
+        throw std::invalid_argument("q has d = " + std::to_string(q.cols) +
+                                    " columns; the head width d must be at least 1");
+    if (v.cols < 1)
+        throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) +
+                                    " columns; the value width must be at least 1");
     if (k.rows != q.rows || k.cols != q.cols)
         throw std::invalid_argument("k has shape " + shape_of(k) + " but q has " + shape_of(q) +
                                     "; keys and queries must both be (T, d)");
     if (v.rows != q.rows)
-        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " + std::to_string(q.rows) +
-                                    "; every token needs one value row");
+        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " +
+                                    std::to_string(q.rows) + "; every token needs one value row");
     if (q.cols > kMaxWidth || v.cols > kMaxWidth)
-        throw std::invalid_argument("head width " + std::to_string(std::max(q.cols, v.cols)) + " exceeds the limit of " +
-                                    std::to_string(kMaxWidth));
+        throw std::invalid_argument("head width " + std::to_string(std::max(q.cols, v.cols)) +
+                                    " exceeds the limit of " + std::to_string(kMaxWidth));
     require_finite(q, "q");
     require_finite(k, "k");
     require_finite(v, "v");
@@ -98,17 +112,21 @@ double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale 
     // no score, partial sum or exponent argument can overflow to inf and turn into NaN.
     const double bound = static_cast<double>(q.cols) * max_abs(q) * max_abs(k) * std::max(1.0, factor);
     if (!(bound <= static_cast<double>(FLT_MAX) / 4))
-        throw std::invalid_argument("q and k are too large: d·max|q|·max|k|·scale = " + std::to_string(bound) +
-                                    " would overflow float32 (limit " + std::to_string(FLT_MAX / 4) + ")");
+        throw std::invalid_argument(
+            "q and k are too large: d·max|q|·max|k|·scale = " + std::to_string(bound) +
+            " would overflow float32 (limit " + std::to_string(FLT_MAX / 4) + ")");
     return factor;
 }
 
 double scale_factor(Scale scale, int d) {
     if (d < 1) throw std::invalid_argument("head width d = " + std::to_string(d) + " must be at least 1");
     switch (scale.mode) {
-        case ScaleMode::inverse_sqrt_d: return 1.0 / std::sqrt(static_cast<double>(d));
-        case ScaleMode::inverse_d: return 1.0 / static_cast<double>(d);
-        case ScaleMode::none: return 1.0;
+        case ScaleMode::inverse_sqrt_d:
+            return 1.0 / std::sqrt(static_cast<double>(d));
+        case ScaleMode::inverse_d:
+            return 1.0 / static_cast<double>(d);
+        case ScaleMode::none:
+            return 1.0;
         case ScaleMode::custom:
             // Bounded well inside float32's range, so the factor itself never rounds to 0 or
             // inf when the kernels apply it in float32.
@@ -122,17 +140,22 @@ double scale_factor(Scale scale, int d) {
 
 std::string scale_name(Scale scale) {
     switch (scale.mode) {
-        case ScaleMode::inverse_sqrt_d: return "1/sqrt(d)";
-        case ScaleMode::inverse_d: return "1/d";
-        case ScaleMode::none: return "none";
-        case ScaleMode::custom: return std::to_string(scale.factor);
+        case ScaleMode::inverse_sqrt_d:
+            return "1/sqrt(d)";
+        case ScaleMode::inverse_d:
+            return "1/d";
+        case ScaleMode::none:
+            return "none";
+        case ScaleMode::custom:
+            return std::to_string(scale.factor);
     }
     return "unknown";
 }
 
 Matrix dot_products(const Matrix& a, const Matrix& b) {
     if (a.cols != b.cols)
-        throw std::invalid_argument("dot_products needs rows of one width; got " + shape_of(a) + " and " + shape_of(b));
+        throw std::invalid_argument("dot_products needs rows of one width; got " + shape_of(a) + " and " +
+                                    shape_of(b));
     // Each sum runs over c in order, exactly like the plain triple loop; looping c outside j
     // over a transposed b just lets the compiler vectorise across j (8 products at a time).
     const int rows = a.rows, columns = b.rows, width = a.cols;
@@ -186,7 +209,8 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     // 2. mask: -inf, not a large negative number, so that step 3 gives exactly 0.
     for (int i = 0; i < T; ++i)
         for (int j = 0; j < T; ++j)
-            result.masked_scores.at(i, j) = is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.at(i, j);
+            result.masked_scores.at(i, j) =
+                is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.at(i, j);
 
     // 3. softmax over keys, row by row. Key i is never masked for query i, so every row
     //    has at least one finite entry.
@@ -208,7 +232,8 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
             for (int c = 0; c < d_v; ++c) sum[static_cast<std::size_t>(c)] += w * v_row[c];
         }
         for (int c = 0; c < d_v; ++c)
-            result.output.at(i, c) = static_cast<float>(std::clamp(sum[static_cast<std::size_t>(c)], -value_bound, value_bound));
+            result.output.at(i, c) =
+                static_cast<float>(std::clamp(sum[static_cast<std::size_t>(c)], -value_bound, value_bound));
     }
     return result;
 }
@@ -229,7 +254,8 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
         for (int j = 0; j < T; ++j) {
             if (is_masked(causal, i, j)) continue;
             double dot = 0.0;
-            for (int c = 0; c < d; ++c) dot += static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
+            for (int c = 0; c < d; ++c)
+                dot += static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
             row[j] = dot * factor;
             row_max = std::max(row_max, row[j]);
         }
@@ -240,7 +266,8 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
         }
         for (int j = 0; j < T; ++j) {
             row[j] /= sum;
-            for (int c = 0; c < d_v; ++c) result.output[index(i, c, d_v)] += row[j] * static_cast<double>(v.at(j, c));
+            for (int c = 0; c < d_v; ++c)
+                result.output[index(i, c, d_v)] += row[j] * static_cast<double>(v.at(j, c));
         }
     }
     return result;

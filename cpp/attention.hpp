@@ -31,8 +31,14 @@ struct Matrix {
     Matrix() = default;
     Matrix(int rows_, int cols_);
     Matrix(int rows_, int cols_, std::vector<float> values_);  // checks values_.size()
-    float at(int row, int col) const { return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)]; }
-    float& at(int row, int col) { return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)]; }
+    float at(int row, int col) const {
+        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
+                      static_cast<std::size_t>(col)];
+    }
+    float& at(int row, int col) {
+        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
+                      static_cast<std::size_t>(col)];
+    }
 };
 
 // How the scores are scaled before the softmax.
@@ -57,18 +63,18 @@ std::string scale_name(Scale scale);
 
 // Limits. T×T buffers are what make attention memory-hungry; the formula keeps four of them.
 constexpr std::size_t kMaxScoreMatrixBytes = std::size_t{64} << 20;  // one T×T float32 buffer
-constexpr int kMaxFormulaT = 4096;       // 4096² floats = 64 MiB per buffer
-constexpr int kMaxWidth = 4096;          // head width d and value width d_v
-constexpr std::size_t kMaxInputElements = std::size_t{1} << 26;  // per Q, K or V
+constexpr int kMaxFormulaT = 4096;                                   // 4096² floats = 64 MiB per buffer
+constexpr int kMaxWidth = 4096;                                      // head width d and value width d_v
+constexpr std::size_t kMaxInputElements = std::size_t{1} << 26;      // per Q, K or V
 
 // Every step of softmax(Q·Kᵀ·scale)·V. All T×T matrices are (query row, key column).
 struct Intermediates {
-    double scale = 1.0;          // the factor applied, e.g. 1/√d
-    Matrix raw_scores;           // (T, T) q_i·k_j
-    Matrix scaled_scores;        // (T, T) q_i·k_j · scale
-    Matrix masked_scores;        // (T, T) scaled, with -inf where the causal mask hides key j > i
-    Matrix weights;              // (T, T) row softmax of masked_scores; masked entries exactly 0
-    Matrix output;               // (T, d_v) weights · V
+    double scale = 1.0;    // the factor applied, e.g. 1/√d
+    Matrix raw_scores;     // (T, T) q_i·k_j
+    Matrix scaled_scores;  // (T, T) q_i·k_j · scale
+    Matrix masked_scores;  // (T, T) scaled, with -inf where the causal mask hides key j > i
+    Matrix weights;        // (T, T) row softmax of masked_scores; masked entries exactly 0
+    Matrix output;         // (T, d_v) weights · V
 };
 
 // q: (T, d), k: (T, d), v: (T, d_v). The readable reference every faster path is tested against.
@@ -100,9 +106,9 @@ void softmax_row(float* row, int n);
 
 // Per-row shape of an attention distribution.
 struct RowStatistics {
-    std::vector<float> peak_weight;      // (T,) largest weight in the row
-    std::vector<float> entropy_nats;     // (T,) -Σ w ln w, 0·ln 0 taken as 0
-    std::vector<float> effective_tokens; // (T,) exp(entropy): 1 = one token, n = uniform over n
+    std::vector<float> peak_weight;       // (T,) largest weight in the row
+    std::vector<float> entropy_nats;      // (T,) -Σ w ln w, 0·ln 0 taken as 0
+    std::vector<float> effective_tokens;  // (T,) exp(entropy): 1 = one token, n = uniform over n
 };
 RowStatistics row_statistics(const Matrix& weights);
 

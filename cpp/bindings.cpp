@@ -44,8 +44,9 @@ Matrix matrix_from(const val& array, double rows, double cols, const char* name)
     const int c = checked_int(cols, (std::string(name) + " columns").c_str(), 0, 1 << 30);
     std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
     if (values.size() != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
-        throw std::invalid_argument(std::string(name) + " has " + std::to_string(values.size()) + " values; shape (" +
-                                    std::to_string(r) + ", " + std::to_string(c) + ") needs " + std::to_string(r * c));
+        throw std::invalid_argument(std::string(name) + " has " + std::to_string(values.size()) +
+                                    " values; shape (" + std::to_string(r) + ", " + std::to_string(c) +
+                                    ") needs " + std::to_string(r * c));
     return Matrix(r, c, std::move(values));
 }
 
@@ -55,7 +56,9 @@ val copy_out(const std::vector<T>& values) {
     return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-val matrix_object(const Matrix& m) { return copy_out(m.values); }
+val matrix_object(const Matrix& m) {
+    return copy_out(m.values);
+}
 
 // URL-style names: "sqrt" (1/√d), "d" (1/d), "none", or "custom" with a factor.
 Scale parse_scale(const std::string& mode, double factor) {
@@ -90,20 +93,22 @@ void set_intermediates(val& result, const Intermediates& head) {
     result.set("effectiveTokens", copy_out(stats.effective_tokens));
 }
 
-val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor, bool causal) {
+val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
+               bool causal) {
     return guarded([&] {
-        const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
-                                           parse_scale(scale, factor), causal);
+        const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
+                                           matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
         val result = val::object();
         set_intermediates(result, head);
         return result;
     });
 }
 
-val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor, bool causal) {
+val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
+             bool causal) {
     return guarded([&] {
-        const Matrix out = fused(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
-                                 parse_scale(scale, factor), causal);
+        const Matrix out = fused(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
+                                 matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
         val result = val::object();
         result.set("output", matrix_object(out));
         return result;
@@ -113,10 +118,12 @@ val fused_js(val q, val k, val v, double T, double d, double d_v, std::string sc
 // Successive draws from one seed, as successive torch.randn calls after one manual_seed.
 val randn_js(double seed, val counts) {
     return guarded([&] {
-        TorchGenerator generator(static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger)));
+        TorchGenerator generator(
+            static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger)));
         val draws = val::array();
         for (double count : emscripten::convertJSArrayToNumberVector<double>(counts))
-            draws.call<void>("push", copy_out(generator.randn(static_cast<std::size_t>(checked_integer(count, "count", 0, kMaxInputElements)))));
+            draws.call<void>("push", copy_out(generator.randn(static_cast<std::size_t>(
+                                         checked_integer(count, "count", 0, kMaxInputElements)))));
         val result = val::object();
         result.set("draws", draws);
         return result;
@@ -136,8 +143,8 @@ VectorMode parse_vectors(const std::string& mode) {
 }
 
 // The map figure in one call: the tutorial's recipe for any text, then every intermediate.
-val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors, bool positional,
-                     std::string scale, double factor, bool causal) {
+val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors,
+                     bool positional, std::string scale, double factor, bool causal) {
     return guarded([&] {
         MapRecipe recipe;
         recipe.text = text;
@@ -191,7 +198,8 @@ val scale_study_js(val widths, double T, double draws, bool causal, double seed)
 val equivalence_js(bool causal, val torch_output) {
     return guarded([&] {
         const EquivalenceCase check =
-            check_equivalence(tutorial_equivalence_inputs(), causal, emscripten::convertJSArrayToNumberVector<float>(torch_output));
+            check_equivalence(tutorial_equivalence_inputs(), causal,
+                              emscripten::convertJSArrayToNumberVector<float>(torch_output));
         val result = val::object();
         result.set("causal", check.causal);
         result.set("formulaVsFused", check.formula_vs_fused);

@@ -63,10 +63,16 @@ Floats load(const float* from) {
     std::memcpy(&value, from, sizeof value);
     return value;
 }
-void store(float* to, Floats value) { std::memcpy(to, &value, sizeof value); }
+void store(float* to, Floats value) {
+    std::memcpy(to, &value, sizeof value);
+}
 // x - 0 is x for every x (x + 0 is not: -0 + 0 = +0), so this folds to a plain broadcast.
-Floats splat(float x) { return x - Floats{}; }
-Floats maximum(Floats a, Floats b) { return a > b ? a : b; }
+Floats splat(float x) {
+    return x - Floats{};
+}
+Floats maximum(Floats a, Floats b) {
+    return a > b ? a : b;
+}
 
 // v with its lanes rotated by Shift: lane i holds lane (i + Shift) mod kLanes. (Clang and GCC
 // spell a constant shuffle differently; both compile it to one or two shuffle instructions.)
@@ -82,14 +88,20 @@ Floats rotate_lanes(Floats v, std::integer_sequence<int, Lane...>) {
 // Horizontal max and sum as log2(kLanes) whole-vector steps (they run once per row per tile).
 template <int Shift = kLanes / 2>
 float horizontal_max(Floats v) {
-    if constexpr (Shift == 0) return v[0];
-    else return horizontal_max<Shift / 2>(maximum(v, rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{})));
+    if constexpr (Shift == 0)
+        return v[0];
+    else
+        return horizontal_max<Shift / 2>(
+            maximum(v, rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{})));
 }
 
 template <int Shift = kLanes / 2>
 float horizontal_sum(Floats v) {
-    if constexpr (Shift == 0) return v[0];
-    else return horizontal_sum<Shift / 2>(v + rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{}));
+    if constexpr (Shift == 0)
+        return v[0];
+    else
+        return horizontal_sum<Shift / 2>(v +
+                                         rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{}));
 }
 
 // 2^x for x <= 0, within about 1 ulp (std::exp does not vectorise without -ffast-math). x = n + f
@@ -131,11 +143,11 @@ Floats exp2_nonpositive(Floats x) {
 constexpr int kGroupRows = 6;
 constexpr int kScoreVectors = 4;
 constexpr int kValueVectors = 4;
-#elif defined(__AVX__)    // 16 registers of 8 floats: 12 accumulators
+#elif defined(__AVX__)  // 16 registers of 8 floats: 12 accumulators
 constexpr int kGroupRows = 6;
 constexpr int kScoreVectors = 2;
 constexpr int kValueVectors = 2;
-#else                     // 16 registers of 4 floats (SSE2, NEON, wasm simd128): 8 accumulators
+#else                   // 16 registers of 4 floats (SSE2, NEON, wasm simd128): 8 accumulators
 constexpr int kGroupRows = 4;
 constexpr int kScoreVectors = 2;
 constexpr int kValueVectors = 2;
@@ -149,11 +161,12 @@ static_assert(kQueryBlock % kGroupRows == 0, "a block is a whole number of group
 // in a function of its own the accumulators get the register file to themselves.
 template <int Vectors, bool Accumulate>
 __attribute__((noinline)) void multiply_group(float* c, std::ptrdiff_t c_stride, const float* a,
-                                              std::ptrdiff_t a_stride, const float* b, std::ptrdiff_t b_stride,
-                                              int depth) {
+                                              std::ptrdiff_t a_stride, const float* b,
+                                              std::ptrdiff_t b_stride, int depth) {
     Floats sum[kGroupRows][Vectors];
     for (int row = 0; row < kGroupRows; ++row)
-        for (int x = 0; x < Vectors; ++x) sum[row][x] = Accumulate ? load(c + row * c_stride + x * kLanes) : Floats{};
+        for (int x = 0; x < Vectors; ++x)
+            sum[row][x] = Accumulate ? load(c + row * c_stride + x * kLanes) : Floats{};
     const float* a_rows[kGroupRows];
     for (int row = 0; row < kGroupRows; ++row) a_rows[row] = a + row * a_stride;
     const float* b_p_row = b;
@@ -171,11 +184,14 @@ __attribute__((noinline)) void multiply_group(float* c, std::ptrdiff_t c_stride,
 
 // The last, narrower slice of columns: `vectors` < MaxVectors, chosen at run time.
 template <int MaxVectors, bool Accumulate>
-void multiply_group_remainder(int vectors, float* c, std::ptrdiff_t c_stride, const float* a, std::ptrdiff_t a_stride,
-                              const float* b, std::ptrdiff_t b_stride, int depth) {
+void multiply_group_remainder(int vectors, float* c, std::ptrdiff_t c_stride, const float* a,
+                              std::ptrdiff_t a_stride, const float* b, std::ptrdiff_t b_stride, int depth) {
     if constexpr (MaxVectors > 0) {
-        if (vectors == MaxVectors) multiply_group<MaxVectors, Accumulate>(c, c_stride, a, a_stride, b, b_stride, depth);
-        else multiply_group_remainder<MaxVectors - 1, Accumulate>(vectors, c, c_stride, a, a_stride, b, b_stride, depth);
+        if (vectors == MaxVectors)
+            multiply_group<MaxVectors, Accumulate>(c, c_stride, a, a_stride, b, b_stride, depth);
+        else
+            multiply_group_remainder<MaxVectors - 1, Accumulate>(vectors, c, c_stride, a, a_stride, b,
+                                                                 b_stride, depth);
     }
 }
 
@@ -188,21 +204,24 @@ void multiply_rows(float* c, std::ptrdiff_t c_stride, const float* a, std::ptrdi
     for (; column + kSlice <= columns; column += kSlice)
         multiply_group<Vectors, Accumulate>(c + column, c_stride, a, a_stride, b + column, b_stride, depth);
     if (column < columns)
-        multiply_group_remainder<Vectors - 1, Accumulate>((columns - column) / kLanes, c + column, c_stride, a, a_stride,
-                                                          b + column, b_stride, depth);
+        multiply_group_remainder<Vectors - 1, Accumulate>((columns - column) / kLanes, c + column, c_stride,
+                                                          a, a_stride, b + column, b_stride, depth);
 }
 
 // ---- Data layout ----
 
-int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+int round_up(int n, int multiple) {
+    return (n + multiple - 1) / multiple * multiple;
+}
 
 // A zero-filled float buffer that starts on a 64-byte cache line, so that rows whose length is a
 // multiple of kLanes never straddle two lines with one vector (which costs a second load; about
 // 5% of the kernels' speed with AVX-512). An offset, not a pointer, so copies stay correct.
 class AlignedFloats {
-public:
+  public:
     AlignedFloats() = default;
-    explicit AlignedFloats(std::size_t count) : size_(count), storage_(count + kLineBytes / sizeof(float), 0.0f) {
+    explicit AlignedFloats(std::size_t count)
+        : size_(count), storage_(count + kLineBytes / sizeof(float), 0.0f) {
         const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
         offset_ = (kLineBytes - address % kLineBytes) % kLineBytes / sizeof(float);
     }
@@ -210,7 +229,7 @@ public:
     const float* data() const { return storage_.data() + offset_; }
     std::size_t size() const { return size_; }
 
-private:
+  private:
     static constexpr std::size_t kLineBytes = 64;
     std::size_t size_ = 0;
     std::vector<float> storage_;
@@ -250,7 +269,8 @@ float largest_magnitude(const Matrix& m) {
 // mean of v, cannot. Dividing v by a power of 2 (exact) that keeps T·max|v| below FLT_MAX / 2,
 // and multiplying the output back, avoids it; for ordinary values the divisor is 1.
 float values_divisor(const Matrix& v) {
-    const double headroom = static_cast<double>(std::numeric_limits<float>::max()) / 2 / static_cast<double>(v.rows);
+    const double headroom =
+        static_cast<double>(std::numeric_limits<float>::max()) / 2 / static_cast<double>(v.rows);
     const double largest = largest_magnitude(v);
     double divisor = 1.0;
     while (largest / divisor > headroom) divisor *= 2;
@@ -292,9 +312,9 @@ PackedInputs pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v) {
 // Per-block scratch, allocated once per call.
 struct BlockState {
     std::ptrdiff_t score_stride = 0;
-    AlignedFloats scores;            // (kGroupRows, score_stride): one group's scores, then weights, for one tile
-    AlignedFloats output;            // (kQueryBlock, value_stride): unnormalised Σ exp(score - max)·v
-    AlignedFloats running_sum;       // (kQueryBlock, kLanes) Σ exp(score - running_max) so far, lane by lane
+    AlignedFloats scores;       // (kGroupRows, score_stride): one group's scores, then weights, for one tile
+    AlignedFloats output;       // (kQueryBlock, value_stride): unnormalised Σ exp(score - max)·v
+    AlignedFloats running_sum;  // (kQueryBlock, kLanes) Σ exp(score - running_max) so far, lane by lane
     std::vector<float> running_max;  // (kQueryBlock,) largest raw score seen so far
 };
 
@@ -307,8 +327,8 @@ constexpr float kLog2e = 1.44269504088896341f;  // exp(x) = 2^(x·log2 e)
 // unnormalised weights exp((score - max)·scale), and the running max, the running sum and the
 // output row accumulated from earlier tiles are brought to the new max. `scale` is formula()'s
 // float32 scale, so that whatever it rounds to (even 0) both paths use the same number.
-void update_softmax_row(float* row, int visible, int width, float scale, float& running_max, float* running_sum,
-                        float* output_row, int output_width) {
+void update_softmax_row(float* row, int visible, int width, float scale, float& running_max,
+                        float* running_sum, float* output_row, int output_width) {
     // -inf rather than a large negative number: exp gives exactly 0, as formula()'s mask does.
     std::fill(row + visible, row + width, -std::numeric_limits<float>::infinity());
     Floats tile_max = load(row);
@@ -321,7 +341,8 @@ void update_softmax_row(float* row, int visible, int width, float scale, float& 
         // (0 on the first tile: exp(-inf)). Usually only the first few tiles raise the max.
         const Floats correction = exp2_nonpositive(splat((running_max - new_max) * scale * kLog2e));
         sum *= correction;
-        for (int c = 0; c < output_width; c += kLanes) store(output_row + c, load(output_row + c) * correction);
+        for (int c = 0; c < output_width; c += kLanes)
+            store(output_row + c, load(output_row + c) * correction);
         running_max = new_max;
     }
     // Subtracting the max keeps every exponent <= 0: no overflow for any finite score. Written
@@ -338,11 +359,12 @@ void update_softmax_row(float* row, int visible, int width, float scale, float& 
 }
 
 // Queries [block_start, block_start + kQueryBlock) against every key they may see, written to out.
-void attend_block(const PackedInputs& in, int block_start, int key_tile, bool causal, float scale, BlockState& state,
-                  Matrix& out) {
+void attend_block(const PackedInputs& in, int block_start, int key_tile, bool causal, float scale,
+                  BlockState& state, Matrix& out) {
     const int block_rows = std::min(kQueryBlock, round_up(in.T - block_start, kGroupRows));
     const int last_query = std::min(block_start + block_rows, in.T) - 1;
-    const int keys_end = causal ? last_query + 1 : in.T;  // later keys are hidden from the whole block: skipped
+    const int keys_end =
+        causal ? last_query + 1 : in.T;  // later keys are hidden from the whole block: skipped
     const std::ptrdiff_t d = in.d;
     std::fill_n(state.output.data(), state.output.size(), 0.0f);
     std::fill_n(state.running_sum.data(), state.running_sum.size(), 0.0f);
@@ -353,14 +375,15 @@ void attend_block(const PackedInputs& in, int block_start, int key_tile, bool ca
         for (int group = 0; group < block_rows; group += kGroupRows) {
             const int group_start = block_start + group;
             // Under the mask a group needs keys only up to its own last query.
-            const int group_keys = causal ? std::min(tile_keys, group_start + kGroupRows - tile_start) : tile_keys;
+            const int group_keys =
+                causal ? std::min(tile_keys, group_start + kGroupRows - tile_start) : tile_keys;
             if (group_keys <= 0) continue;
             const int width = round_up(group_keys, kLanes);
 
             // 1. scores: this group's queries against the tile's keys.
-            multiply_rows<kScoreVectors, false>(state.scores.data(), state.score_stride,
-                                                in.queries.data() + group_start * d, d,
-                                                in.keys_transposed.data() + tile_start, in.key_stride, in.d, width);
+            multiply_rows<kScoreVectors, false>(
+                state.scores.data(), state.score_stride, in.queries.data() + group_start * d, d,
+                in.keys_transposed.data() + tile_start, in.key_stride, in.d, width);
             // 2. mask and 3. online softmax, row by row.
             for (int row = 0; row < kGroupRows; ++row) {
                 const int query = group_start + row;
@@ -372,10 +395,10 @@ void attend_block(const PackedInputs& in, int block_start, int key_tile, bool ca
                                    static_cast<int>(in.value_stride));
             }
             // 4. weighted sum: output += weights · V for the tile's keys.
-            multiply_rows<kValueVectors, true>(state.output.data() + group * in.value_stride, in.value_stride,
-                                               state.scores.data(), state.score_stride,
-                                               in.values.data() + tile_start * in.value_stride, in.value_stride,
-                                               group_keys, static_cast<int>(in.value_stride));
+            multiply_rows<kValueVectors, true>(
+                state.output.data() + group * in.value_stride, in.value_stride, state.scores.data(),
+                state.score_stride, in.values.data() + tile_start * in.value_stride, in.value_stride,
+                group_keys, static_cast<int>(in.value_stride));
         }
     }
 
@@ -385,7 +408,8 @@ void attend_block(const PackedInputs& in, int block_start, int key_tile, bool ca
         // A weighted mean lies within ±max|v|; rounding can push it one ulp past, which at
         // FLT_MAX would be inf, so it is held to that bound.
         for (int c = 0; c < in.d_v; ++c)
-            out.at(block_start + row, c) = std::clamp(output_row[c] / sum * in.value_divisor, -in.value_bound, in.value_bound);
+            out.at(block_start + row, c) =
+                std::clamp(output_row[c] / sum * in.value_divisor, -in.value_bound, in.value_bound);
     }
 }
 
@@ -393,7 +417,8 @@ void attend_block(const PackedInputs& in, int block_start, int key_tile, bool ca
 
 Matrix fused(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal, int key_tile) {
     const double factor = validate_inputs(q, k, v, scale);
-    if (key_tile < 1) throw std::invalid_argument("key_tile = " + std::to_string(key_tile) + " must be at least 1");
+    if (key_tile < 1)
+        throw std::invalid_argument("key_tile = " + std::to_string(key_tile) + " must be at least 1");
     const PackedInputs in = pack_inputs(q, k, v);
     const int tile = std::min(key_tile, in.T);
     const float scale_f = static_cast<float>(factor);

@@ -22,13 +22,18 @@ std::vector<std::pair<std::string, char32_t>> code_points(const std::string& tex
     std::size_t i = 0;
     while (i < text.size()) {
         const auto lead = static_cast<unsigned char>(text[i]);
-        const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+        const std::size_t length = lead < 0x80           ? 1
+                                   : (lead >> 5) == 0x6  ? 2
+                                   : (lead >> 4) == 0xE  ? 3
+                                   : (lead >> 3) == 0x1E ? 4
+                                                         : 0;
         if (length == 0 || i + length > text.size())
             throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i));
         char32_t point = length == 1 ? lead : static_cast<char32_t>(lead & (0xFF >> (length + 1)));
         for (std::size_t b = 1; b < length; ++b) {
             const auto continuation = static_cast<unsigned char>(text[i + b]);
-            if ((continuation >> 6) != 0x2) throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i + b));
+            if ((continuation >> 6) != 0x2)
+                throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i + b));
             point = (point << 6) | (continuation & 0x3F);
         }
         // Overlong forms, UTF-16 surrogates and points past U+10FFFF are not characters.
@@ -44,14 +49,16 @@ std::vector<std::pair<std::string, char32_t>> code_points(const std::string& tex
 // Unicode's White_Space property, all of it.
 bool is_space(char32_t c) {
     return c == U' ' || (c >= U'\t' && c <= U'\r') || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+           c == 0x3000;
 }
 
 // Letters, digits and apostrophes build words; any non-ASCII character counts as a letter
 // (so "naïve" and "東京" stay whole); every other ASCII symbol is a token of its own.
 bool is_word_character(char32_t c) {
     if (c >= 0x80) return !is_space(c);
-    return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'\'' || c == U'_';
+    return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'\'' ||
+           c == U'_';
 }
 
 // ---- small matrix helpers ------------------------------------------------------------------
@@ -101,8 +108,8 @@ double spread(const std::vector<double>& xs) {
 
 void require_in_range(const char* name, long long value, long long low, long long high) {
     if (value < low || value > high)
-        throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is outside " + std::to_string(low) +
-                                    "…" + std::to_string(high));
+        throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is outside " +
+                                    std::to_string(low) + "…" + std::to_string(high));
 }
 
 }  // namespace
@@ -116,8 +123,10 @@ std::vector<std::string> tokenize(const std::string& utf8_text, TokenMode mode) 
         if (mode == TokenMode::characters) {
             tokens.push_back(bytes);
         } else if (is_word_character(point)) {
-            if (in_word) tokens.back() += bytes;
-            else tokens.push_back(bytes);
+            if (in_word)
+                tokens.back() += bytes;
+            else
+                tokens.push_back(bytes);
             in_word = true;
         } else {
             if (!is_space(point)) tokens.push_back(bytes);
@@ -145,8 +154,8 @@ MapInputs map_inputs(const MapRecipe& recipe) {
     const int T = static_cast<int>(std::min<std::size_t>(inputs.tokens.size(), kMaxMapTokens + 1));
     if (T == 0) throw std::invalid_argument("text has no tokens; type at least one character");
     if (T > kMaxMapTokens)
-        throw std::invalid_argument("text has " + std::to_string(inputs.tokens.size()) + " tokens; the map shows at most " +
-                                    std::to_string(kMaxMapTokens));
+        throw std::invalid_argument("text has " + std::to_string(inputs.tokens.size()) +
+                                    " tokens; the map shows at most " + std::to_string(kMaxMapTokens));
     const int d = recipe.d;
 
     TorchGenerator generator(recipe.seed);
@@ -155,7 +164,8 @@ MapInputs map_inputs(const MapRecipe& recipe) {
     } else {
         std::map<std::string, int> first_seen;
         std::vector<int> ids;
-        for (const auto& token : inputs.tokens) ids.push_back(first_seen.emplace(token, static_cast<int>(first_seen.size())).first->second);
+        for (const auto& token : inputs.tokens)
+            ids.push_back(first_seen.emplace(token, static_cast<int>(first_seen.size())).first->second);
         const Matrix embedding = draw(generator, static_cast<int>(first_seen.size()), d);
         inputs.x = Matrix(T, d);
         for (int t = 0; t < T; ++t)
@@ -179,7 +189,8 @@ EquivalenceInputs tutorial_equivalence_inputs() {
     EquivalenceInputs inputs;
     TorchGenerator generator(0);
     const std::size_t count = static_cast<std::size_t>(inputs.batch * inputs.T * inputs.d);
-    const std::vector<float> q = generator.randn(count), k = generator.randn(count), v = generator.randn(count);
+    const std::vector<float> q = generator.randn(count), k = generator.randn(count),
+                             v = generator.randn(count);
     for (int b = 0; b < inputs.batch; ++b) {
         inputs.q.push_back(batch_slice(q, b, inputs.T, inputs.d));
         inputs.k.push_back(batch_slice(k, b, inputs.T, inputs.d));
@@ -193,16 +204,21 @@ bool EquivalenceCase::ok() const {
            (!has_torch || formula_vs_torch < kEquivalenceTolerance);
 }
 
-EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, const std::vector<float>& torch_output) {
+EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal,
+                                  const std::vector<float>& torch_output) {
     const int batch = static_cast<int>(inputs.q.size());
     if (batch == 0 || inputs.k.size() != inputs.q.size() || inputs.v.size() != inputs.q.size())
-        throw std::invalid_argument("equivalence inputs need the same number (at least 1) of q, k and v batches");
+        throw std::invalid_argument(
+            "equivalence inputs need the same number (at least 1) of q, k and v batches");
     for (std::size_t b = 1; b < inputs.q.size(); ++b)
-        if (inputs.q[b].rows != inputs.q[0].rows || inputs.q[b].cols != inputs.q[0].cols || inputs.v[b].cols != inputs.v[0].cols)
-            throw std::invalid_argument("equivalence batch " + std::to_string(b) + " has another shape than batch 0");
+        if (inputs.q[b].rows != inputs.q[0].rows || inputs.q[b].cols != inputs.q[0].cols ||
+            inputs.v[b].cols != inputs.v[0].cols)
+            throw std::invalid_argument("equivalence batch " + std::to_string(b) +
+                                        " has another shape than batch 0");
     const std::size_t per_batch = inputs.v[0].values.size();
     if (!torch_output.empty() && torch_output.size() != per_batch * static_cast<std::size_t>(batch))
-        throw std::invalid_argument("torch output has " + std::to_string(torch_output.size()) + " values; expected " +
+        throw std::invalid_argument("torch output has " + std::to_string(torch_output.size()) +
+                                    " values; expected " +
                                     std::to_string(per_batch * static_cast<std::size_t>(batch)));
 
     // std::max(worst, NaN) keeps worst: a NaN anywhere must instead stick and fail the check.
@@ -222,7 +238,8 @@ EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, 
             const double x = mine.values[e];
             record(result.formula_vs_fused, std::fabs(x - tiled.values[e]));
             record(result.formula_vs_f64, std::fabs(x - exact.output[e]));
-            if (result.has_torch) record(result.formula_vs_torch, std::fabs(x - torch_output[i * per_batch + e]));
+            if (result.has_torch)
+                record(result.formula_vs_torch, std::fabs(x - torch_output[i * per_batch + e]));
         }
     }
     return result;
@@ -230,8 +247,9 @@ EquivalenceCase check_equivalence(const EquivalenceInputs& inputs, bool causal, 
 
 std::string equivalence_line(const EquivalenceCase& result) {
     char line[128];
-    std::snprintf(line, sizeof line, "causal=%-5s  max|mine - %s| = %.2e  %s", result.causal ? "True" : "False",
-                  result.has_torch ? "torch" : "float64", result.has_torch ? result.formula_vs_torch : result.formula_vs_f64,
+    std::snprintf(line, sizeof line, "causal=%-5s  max|mine - %s| = %.2e  %s",
+                  result.causal ? "True" : "False", result.has_torch ? "torch" : "float64",
+                  result.has_torch ? result.formula_vs_torch : result.formula_vs_f64,
                   result.ok() ? "OK" : "MISMATCH");
     return line;
 }
@@ -248,13 +266,15 @@ ScaleStudy scale_study(const ScaleStudyOptions& options) {
         multiply_adds += static_cast<double>(options.T) * options.T * d * options.draws;
     }
     if (multiply_adds > kMaxStudyMultiplyAdds)
-        throw std::invalid_argument("this study needs " + std::to_string(static_cast<long long>(multiply_adds)) +
-                                    " multiply-adds; the limit is " + std::to_string(static_cast<long long>(kMaxStudyMultiplyAdds)) +
-                                    " (use fewer draws, a smaller T or narrower widths)");
+        throw std::invalid_argument(
+            "this study needs " + std::to_string(static_cast<long long>(multiply_adds)) +
+            " multiply-adds; the limit is " + std::to_string(static_cast<long long>(kMaxStudyMultiplyAdds)) +
+            " (use fewer draws, a smaller T or narrower widths)");
 
     ScaleStudy study;
     study.options = options;
-    for (Scale scale : {Scale::none(), Scale::inverse_sqrt_d(), Scale::inverse_d()}) study.series.push_back({scale, {}, {}, {}, {}});
+    for (Scale scale : {Scale::none(), Scale::inverse_sqrt_d(), Scale::inverse_d()})
+        study.series.push_back({scale, {}, {}, {}, {}});
 
     const int T = options.T;
     TorchGenerator generator(options.seed);
@@ -271,12 +291,15 @@ ScaleStudy scale_study(const ScaleStudyOptions& options) {
                 for (int i = 0; i < T; ++i) {
                     const int visible = options.causal ? i + 1 : T;
                     for (int j = 0; j < T; ++j)
-                        weights.at(i, j) = j < visible ? raw.at(i, j) * factor : -std::numeric_limits<float>::infinity();
+                        weights.at(i, j) =
+                            j < visible ? raw.at(i, j) * factor : -std::numeric_limits<float>::infinity();
                     softmax_row(&weights.at(i, 0), T);
                 }
                 const RowStatistics stats = row_statistics(weights);
-                peaks[m].push_back(mean(std::vector<double>(stats.peak_weight.begin(), stats.peak_weight.end())));
-                entropies[m].push_back(mean(std::vector<double>(stats.entropy_nats.begin(), stats.entropy_nats.end())));
+                peaks[m].push_back(
+                    mean(std::vector<double>(stats.peak_weight.begin(), stats.peak_weight.end())));
+                entropies[m].push_back(
+                    mean(std::vector<double>(stats.entropy_nats.begin(), stats.entropy_nats.end())));
             }
         }
         for (std::size_t m = 0; m < study.series.size(); ++m) {

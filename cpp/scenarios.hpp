@@ -70,11 +70,11 @@ constexpr double kEquivalenceTolerance = 1e-5;  // the tutorial's "OK" threshold
 
 struct EquivalenceCase {
     bool causal = false;
-    double formula_vs_fused = 0;   // max |formula - fused| over all batches and entries
-    double formula_vs_f64 = 0;     // max |formula - float64 reference|
+    double formula_vs_fused = 0;  // max |formula - fused| over all batches and entries
+    double formula_vs_f64 = 0;    // max |formula - float64 reference|
     bool has_torch = false;
-    double formula_vs_torch = 0;   // max |formula - PyTorch|, when torch's outputs were given
-    bool ok() const;               // every difference measured is below kEquivalenceTolerance
+    double formula_vs_torch = 0;  // max |formula - PyTorch|, when torch's outputs were given
+    bool ok() const;              // every difference measured is below kEquivalenceTolerance
 };
 
 // torch_output: flat (batch, T, d_v) PyTorch outputs for these inputs, or empty to skip that

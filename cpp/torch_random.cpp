@@ -153,7 +153,8 @@ TorchGenerator::TorchGenerator(std::uint64_t seed) {
 std::uint32_t TorchGenerator::next_u32() {
     if (mt_next_index_ >= kStateSize) {
         for (std::size_t i = 0; i < kStateSize; ++i) {
-            const std::uint32_t mixed = (mt_state_[i] & kUpperMask) | (mt_state_[(i + 1) % kStateSize] & kLowerMask);
+            const std::uint32_t mixed =
+                (mt_state_[i] & kUpperMask) | (mt_state_[(i + 1) % kStateSize] & kLowerMask);
             const std::uint32_t twist = (mixed >> 1) ^ ((mixed & 1U) != 0 ? kMatrixA : 0U);
             mt_state_[i] = mt_state_[(i + kShift) % kStateSize] ^ twist;
         }
@@ -203,7 +204,8 @@ double TorchGenerator::next_normal_double() {
 void TorchGenerator::fill_normal_floats(std::vector<float>& values) {
     const std::size_t count = values.size();
     for (float& value : values) value = next_uniform_float();
-    for (std::size_t start = 0; start + kBlock <= count; start += kBlock) box_muller_block(values.data() + start);
+    for (std::size_t start = 0; start + kBlock <= count; start += kBlock)
+        box_muller_block(values.data() + start);
     if (count % kBlock != 0) {
         float* tail = values.data() + (count - kBlock);
         for (std::size_t i = 0; i < kBlock; ++i) tail[i] = next_uniform_float();

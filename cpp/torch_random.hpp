@@ -13,7 +13,7 @@
 namespace attention {
 
 class TorchGenerator {
-public:
+  public:
     // Same state as torch.manual_seed(seed).
     explicit TorchGenerator(std::uint64_t seed);
 
@@ -22,7 +22,7 @@ public:
     // calls do.
     std::vector<float> randn(std::size_t count);
 
-private:
+  private:
     static constexpr std::size_t kStateSize = 624;
 
     std::uint32_t next_u32();

@@ -37,8 +37,10 @@ Options parse_arguments(int argc, char** argv) {
         if ((flag == "--fixture" || flag == "--csv") && i + 1 < argc) {
             (flag == "--fixture" ? options.fixture : options.csv) = argv[++i];
         } else {
-            throw std::invalid_argument("usage: attention-tutorial [--fixture equivalence.json] [--csv results.csv]\n"
-                                        "unknown or incomplete argument: " + flag);
+            throw std::invalid_argument(
+                "usage: attention-tutorial [--fixture equivalence.json] [--csv results.csv]\n"
+                "unknown or incomplete argument: " +
+                flag);
         }
     }
     return options;
@@ -46,7 +48,9 @@ Options parse_arguments(int argc, char** argv) {
 
 nlohmann::json read_json(const std::string& path) {
     std::ifstream file(path);
-    if (!file) throw std::invalid_argument("cannot open " + path + " (regenerate it with tests/fixtures/make_fixtures.py)");
+    if (!file)
+        throw std::invalid_argument("cannot open " + path +
+                                    " (regenerate it with tests/fixtures/make_fixtures.py)");
     return nlohmann::json::parse(file);
 }
 
@@ -55,7 +59,8 @@ bool print_equivalence(const std::string& fixture_path) {
     const EquivalenceInputs inputs = tutorial_equivalence_inputs();
     bool all_ok = true;
     for (bool causal : {false, true}) {
-        const auto torch_output = fixture.at(causal ? "torch_out_causal_true" : "torch_out_causal_false").get<std::vector<float>>();
+        const auto torch_output =
+            fixture.at(causal ? "torch_out_causal_true" : "torch_out_causal_false").get<std::vector<float>>();
         const EquivalenceCase result = check_equivalence(inputs, causal, torch_output);
         std::printf("%s   (formula vs fused %.2e, vs float64 %.2e)\n", equivalence_line(result).c_str(),
                     result.formula_vs_fused, result.formula_vs_f64);
@@ -69,21 +74,24 @@ void print_map() {
     const MapInputs inputs = map_inputs(recipe);
     const Intermediates head = formula(inputs.q, inputs.k, inputs.v, Scale::inverse_sqrt_d(), true);
     const RowStatistics stats = row_statistics(head.weights);
-    std::printf("\nattention map: \"%s\", seed %llu, d = %d, causal (row = query, peak weight / effective tokens)\n",
-                recipe.text.c_str(), static_cast<unsigned long long>(recipe.seed), recipe.d);
+    std::printf(
+        "\nattention map: \"%s\", seed %llu, d = %d, causal (row = query, peak weight / effective tokens)\n",
+        recipe.text.c_str(), static_cast<unsigned long long>(recipe.seed), recipe.d);
     for (std::size_t t = 0; t < inputs.tokens.size(); ++t)
-        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, inputs.tokens[t].c_str(), stats.peak_weight[t], stats.effective_tokens[t]);
+        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, inputs.tokens[t].c_str(), stats.peak_weight[t],
+                    stats.effective_tokens[t]);
 }
 
 void print_scale_table(const ScaleStudy& study) {
-    std::printf("\nwhy divide by sqrt(d): avg. peak attention weight, T = %d, seed %llu, one draw per width\n",
-                study.options.T, static_cast<unsigned long long>(study.options.seed));
+    std::printf(
+        "\nwhy divide by sqrt(d): avg. peak attention weight, T = %d, seed %llu, one draw per width\n",
+        study.options.T, static_cast<unsigned long long>(study.options.seed));
     std::printf("  %5s  %9s  %9s  %9s\n", "d", "unscaled", "1/sqrt(d)", "1/d");
     for (std::size_t w = 0; w < study.options.widths.size(); ++w)
         std::printf("  %5d  %9.3f  %9.3f  %9.3f\n", study.options.widths[w], study.series[0].peak_mean[w],
                     study.series[1].peak_mean[w], study.series[2].peak_mean[w]);
-    std::printf("at d=256:  peak attention weight  %.2f (unscaled)  vs  %.2f (scaled)\n", study.series[0].peak_mean.back(),
-                study.series[1].peak_mean.back());
+    std::printf("at d=256:  peak attention weight  %.2f (unscaled)  vs  %.2f (scaled)\n",
+                study.series[0].peak_mean.back(), study.series[1].peak_mean.back());
 }
 
 void write_results(const std::string& path, bool verified) {
@@ -110,7 +118,8 @@ int main(int argc, char** argv) {
         print_map();
         print_scale_table(scale_study(ScaleStudyOptions{}));
         write_results(options.csv, verified);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("took %.1f ms (the tutorial's PyTorch script: about 20 s)\n", seconds * 1e3);
         return verified ? 0 : 1;
     } catch (const std::exception& error) {

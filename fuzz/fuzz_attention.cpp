@@ -42,7 +42,9 @@ using fuzz::FuzzInput;
 std::size_t cell(int row, int col, int cols) {
     return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
 }
-std::size_t cells(int rows, int cols) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
+std::size_t cells(int rows, int cols) {
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+}
 
 // ---- failing loudly --------------------------------------------------------------------------
 
@@ -77,8 +79,8 @@ bool returns_exactly_when_valid(const char* name, const std::string& problem, Ca
         require(error.what()[0] != '\0', "%s threw std::invalid_argument with an empty message", name);
         return false;
     } catch (const std::exception& error) {
-        fail("%s threw %s instead of std::invalid_argument: %s (our verdict: %s)", name, typeid(error).name(), error.what(),
-             problem.empty() ? "valid" : problem.c_str());
+        fail("%s threw %s instead of std::invalid_argument: %s (our verdict: %s)", name, typeid(error).name(),
+             error.what(), problem.empty() ? "valid" : problem.c_str());
     } catch (...) {
         fail("%s threw something that is not a std::exception", name);
     }
@@ -112,7 +114,9 @@ constexpr double kRounding = 1e-4;
 constexpr double kUnderflow = static_cast<double>(FLT_MIN);
 constexpr double kRowSumTolerance = 1e-5;  // the promise: every weight row sums to 1
 
-double gamma(int n) { return n * kUnit / (1.0 - n * kUnit); }
+double gamma(int n) {
+    return n * kUnit / (1.0 - n * kUnit);
+}
 
 // The bound on |computed score - exact score| above, for one q_i·k_j with sum|q_c k_c| = absolute.
 double score_error(double absolute, int d, double factor) {
@@ -122,7 +126,9 @@ double score_error(double absolute, int d, double factor) {
 
 // magnitude * (drift + kRounding), where drift = expm1(n·Delta) may be infinite: then the scores
 // carry no information about the weights and any difference is allowed (never 0 * inf = NaN).
-double drift_tolerance(double magnitude, double drift) { return std::isinf(drift) ? INFINITY : magnitude * (drift + kRounding); }
+double drift_tolerance(double magnitude, double drift) {
+    return std::isinf(drift) ? INFINITY : magnitude * (drift + kRounding);
+}
 
 // Largest differences seen, printed when the process exits: the long run's evidence.
 struct Observed {
@@ -135,10 +141,11 @@ Observed observed;
 
 void print_observed() {
     std::fprintf(stderr,
-                 "fuzz_attention: %ld valid heads, %ld rejected; max |fused-formula|/max|v| = %.3g (%.3g of the tolerance); "
+                 "fuzz_attention: %ld valid heads, %ld rejected; max |fused-formula|/max|v| = %.3g (%.3g of "
+                 "the tolerance); "
                  "max |formula-f64| = %.3g of the tolerance\n",
-                 observed.valid_heads, observed.invalid_heads, observed.fused_vs_formula, observed.fused_vs_formula_tol,
-                 observed.formula_vs_f64_tol);
+                 observed.valid_heads, observed.invalid_heads, observed.fused_vs_formula,
+                 observed.fused_vs_formula_tol, observed.formula_vs_f64_tol);
 }
 
 // ---- our own verdict on inputs ---------------------------------------------------------------
@@ -165,7 +172,8 @@ std::optional<double> documented_scale(Scale scale, int d) {
         case ScaleMode::none:
             return 1.0;
         case ScaleMode::custom:
-            if (scale.factor >= attention::kMinScaleFactor && scale.factor <= attention::kMaxScaleFactor) return scale.factor;
+            if (scale.factor >= attention::kMinScaleFactor && scale.factor <= attention::kMaxScaleFactor)
+                return scale.factor;
             return std::nullopt;
     }
     return std::nullopt;  // a value outside the enum
@@ -195,7 +203,9 @@ std::string formula_problem(const Matrix& q, const Matrix& k, const Matrix& v, S
 
 // ---- checking one head -----------------------------------------------------------------------
 
-bool masked(bool causal, int query, int key) { return causal && key > query; }
+bool masked(bool causal, int query, int key) {
+    return causal && key > query;
+}
 
 // What every check of a head needs, computed once in double precision.
 struct HeadFacts {
@@ -235,13 +245,15 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
             facts.exact_dot[facts.at(i, j)] = dot;
             facts.absolute_dot[facts.at(i, j)] = absolute;
             if (masked(causal, i, j)) continue;
-            row_error = std::max(row_error, score_error(absolute, facts.d, factor) + 4 * kUnit * factor * absolute);
+            row_error =
+                std::max(row_error, score_error(absolute, facts.d, factor) + 4 * kUnit * factor * absolute);
             for (int c = 0; c < facts.d_v; ++c) {
                 const double x = v.at(j, c);
                 const std::size_t at = cell(i, c, facts.d_v);
                 facts.visible_low[at] = std::min(facts.visible_low[at], x);
                 facts.visible_high[at] = std::max(facts.visible_high[at], x);
-                facts.visible_max_v[static_cast<std::size_t>(i)] = std::max(facts.max_v_in_row(i), std::fabs(x));
+                facts.visible_max_v[static_cast<std::size_t>(i)] =
+                    std::max(facts.max_v_in_row(i), std::fabs(x));
             }
         }
     }
@@ -250,7 +262,8 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
 
 void require_shape(const Matrix& m, int rows, int cols, const char* name) {
     require(m.rows == rows && m.cols == cols && m.values.size() == cells(rows, cols),
-            "%s has shape (%d, %d) with %zu values; expected (%d, %d)", name, m.rows, m.cols, m.values.size(), rows, cols);
+            "%s has shape (%d, %d) with %zu values; expected (%d, %d)", name, m.rows, m.cols, m.values.size(),
+            rows, cols);
 }
 
 // out: (T, d_v), finite, and each row a weighted mean of the values its query can see.
@@ -259,20 +272,21 @@ void require_weighted_mean_of_values(const Matrix& out, const HeadFacts& facts, 
     for (int i = 0; i < facts.T; ++i)
         for (int c = 0; c < facts.d_v; ++c) {
             const double x = out.at(i, c);
-            require(std::isfinite(x), "%s[%d][%d] = %g for finite input (T=%d d=%d d_v=%d scale=%g causal=%d)", name, i, c, x, facts.T,
-                    facts.d, facts.d_v, facts.factor, facts.causal);
+            require(std::isfinite(x),
+                    "%s[%d][%d] = %g for finite input (T=%d d=%d d_v=%d scale=%g causal=%d)", name, i, c, x,
+                    facts.T, facts.d, facts.d_v, facts.factor, facts.causal);
             const std::size_t at = cell(i, c, facts.d_v);
             const double slack = kRounding * facts.max_v_in_row(i) + facts.T * kUnderflow;
             require(x >= facts.visible_low[at] - slack && x <= facts.visible_high[at] + slack,
-                    "%s[%d][%d] = %.9g lies outside the visible values' range [%.9g, %.9g]", name, i, c, x, facts.visible_low[at],
-                    facts.visible_high[at]);
+                    "%s[%d][%d] = %.9g lies outside the visible values' range [%.9g, %.9g]", name, i, c, x,
+                    facts.visible_low[at], facts.visible_high[at]);
         }
 }
 
 void check_formula(const attention::Intermediates& result, const HeadFacts& facts) {
     const int T = facts.T;
-    require(std::fabs(result.scale - facts.factor) <= 4 * DBL_EPSILON * facts.factor, "formula().scale = %.17g, expected %.17g",
-            result.scale, facts.factor);
+    require(std::fabs(result.scale - facts.factor) <= 4 * DBL_EPSILON * facts.factor,
+            "formula().scale = %.17g, expected %.17g", result.scale, facts.factor);
     require_shape(result.raw_scores, T, T, "raw_scores");
     require_shape(result.scaled_scores, T, T, "scaled_scores");
     require_shape(result.masked_scores, T, T, "masked_scores");
@@ -281,20 +295,27 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
         double row_sum = 0;
         for (int j = 0; j < T; ++j) {
             const double raw = result.raw_scores.at(i, j), scaled = result.scaled_scores.at(i, j);
-            const double exact = facts.exact_dot[facts.at(i, j)], absolute = facts.absolute_dot[facts.at(i, j)];
+            const double exact = facts.exact_dot[facts.at(i, j)],
+                         absolute = facts.absolute_dot[facts.at(i, j)];
             const double eta = static_cast<double>(FLT_TRUE_MIN);
             require(std::isfinite(raw) && std::fabs(raw - exact) <= gamma(facts.d) * absolute + facts.d * eta,
                     "raw_scores[%d][%d] = %.9g but q_i·k_j = %.9g", i, j, raw, exact);
-            require(std::isfinite(scaled) && std::fabs(scaled - exact * facts.factor) <= score_error(absolute, facts.d, facts.factor),
-                    "scaled_scores[%d][%d] = %.9g but q_i·k_j·scale = %.9g (scale %.9g)", i, j, scaled, exact * facts.factor, facts.factor);
+            require(std::isfinite(scaled) && std::fabs(scaled - exact * facts.factor) <=
+                                                 score_error(absolute, facts.d, facts.factor),
+                    "scaled_scores[%d][%d] = %.9g but q_i·k_j·scale = %.9g (scale %.9g)", i, j, scaled,
+                    exact * facts.factor, facts.factor);
             const float masked_score = result.masked_scores.at(i, j), weight = result.weights.at(i, j);
             if (masked(facts.causal, i, j)) {
-                require(masked_score == -INFINITY, "masked_scores[%d][%d] = %g, expected -inf", i, j, static_cast<double>(masked_score));
-                require(weight == 0.0f, "masked weight[%d][%d] = %g, expected exactly 0", i, j, static_cast<double>(weight));
+                require(masked_score == -INFINITY, "masked_scores[%d][%d] = %g, expected -inf", i, j,
+                        static_cast<double>(masked_score));
+                require(weight == 0.0f, "masked weight[%d][%d] = %g, expected exactly 0", i, j,
+                        static_cast<double>(weight));
             } else {
-                require(masked_score == result.scaled_scores.at(i, j), "unmasked masked_scores[%d][%d] differs from scaled_scores", i, j);
+                require(masked_score == result.scaled_scores.at(i, j),
+                        "unmasked masked_scores[%d][%d] differs from scaled_scores", i, j);
             }
-            require(weight >= 0.0f && weight <= 1.0f, "weight[%d][%d] = %g is not a probability", i, j, static_cast<double>(weight));
+            require(weight >= 0.0f && weight <= 1.0f, "weight[%d][%d] = %g is not a probability", i, j,
+                    static_cast<double>(weight));
             row_sum += weight;
         }
         require(std::fabs(row_sum - 1.0) <= kRowSumTolerance, "weights row %d sums to %.9g", i, row_sum);
@@ -302,23 +323,29 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
     require_weighted_mean_of_values(result.output, facts, "formula output");
 
     const attention::RowStatistics stats = attention::row_statistics(result.weights);
-    require(stats.peak_weight.size() == static_cast<std::size_t>(T) && stats.entropy_nats.size() == static_cast<std::size_t>(T) &&
+    require(stats.peak_weight.size() == static_cast<std::size_t>(T) &&
+                stats.entropy_nats.size() == static_cast<std::size_t>(T) &&
                 stats.effective_tokens.size() == static_cast<std::size_t>(T),
             "row_statistics returned the wrong number of rows");
     for (int i = 0; i < T; ++i) {
         const auto row = static_cast<std::size_t>(i);
         const double visible = facts.causal ? i + 1 : T;
-        const double peak = stats.peak_weight[row], entropy = stats.entropy_nats[row], effective = stats.effective_tokens[row];
-        require(peak >= 1.0 / visible - kRounding && peak <= 1.0 + kRounding, "row %d peak weight %g outside [1/%g, 1]", i, peak, visible);
-        require(entropy >= 0.0 && entropy <= std::log(visible) + kRounding, "row %d entropy %g outside [0, ln %g]", i, entropy, visible);
-        require(effective >= 1.0 - kRounding && effective <= visible * (1.0 + kRounding), "row %d effective tokens %g outside [1, %g]", i,
-                effective, visible);
+        const double peak = stats.peak_weight[row], entropy = stats.entropy_nats[row],
+                     effective = stats.effective_tokens[row];
+        require(peak >= 1.0 / visible - kRounding && peak <= 1.0 + kRounding,
+                "row %d peak weight %g outside [1/%g, 1]", i, peak, visible);
+        require(entropy >= 0.0 && entropy <= std::log(visible) + kRounding,
+                "row %d entropy %g outside [0, ln %g]", i, entropy, visible);
+        require(effective >= 1.0 - kRounding && effective <= visible * (1.0 + kRounding),
+                "row %d effective tokens %g outside [1, %g]", i, effective, visible);
     }
 }
 
-void check_reference_f64(const attention::ReferenceF64& reference, const attention::Intermediates& formula, const HeadFacts& facts) {
+void check_reference_f64(const attention::ReferenceF64& reference, const attention::Intermediates& formula,
+                         const HeadFacts& facts) {
     const int T = facts.T;
-    require(reference.T == T && reference.d_v == facts.d_v && reference.weights.size() == facts.exact_dot.size() &&
+    require(reference.T == T && reference.d_v == facts.d_v &&
+                reference.weights.size() == facts.exact_dot.size() &&
                 reference.output.size() == cells(T, facts.d_v),
             "reference_f64 returned the wrong shape");
     for (int i = 0; i < T; ++i) {
@@ -327,27 +354,34 @@ void check_reference_f64(const attention::ReferenceF64& reference, const attenti
         for (int j = 0; j < T; ++j) {
             const double w64 = reference.weights[facts.at(i, j)];
             require(std::isfinite(w64) && w64 >= 0 && w64 <= 1, "reference weight[%d][%d] = %g", i, j, w64);
-            if (masked(facts.causal, i, j)) require(w64 == 0.0, "masked reference weight[%d][%d] = %g", i, j, w64);
+            if (masked(facts.causal, i, j))
+                require(w64 == 0.0, "masked reference weight[%d][%d] = %g", i, j, w64);
             row_sum += w64;
             const double w = formula.weights.at(i, j), tolerance = drift_tolerance(w64, drift) + kUnderflow;
-            observed.formula_vs_f64_tol = std::max(observed.formula_vs_f64_tol, std::fabs(w - w64) / tolerance);
-            require(std::fabs(w - w64) <= tolerance, "formula weight[%d][%d] = %.9g but float64 gives %.9g (tolerance %.3g)", i, j, w, w64,
+            observed.formula_vs_f64_tol =
+                std::max(observed.formula_vs_f64_tol, std::fabs(w - w64) / tolerance);
+            require(std::fabs(w - w64) <= tolerance,
+                    "formula weight[%d][%d] = %.9g but float64 gives %.9g (tolerance %.3g)", i, j, w, w64,
                     tolerance);
         }
         require(std::fabs(row_sum - 1.0) <= 1e-12 * T, "reference weights row %d sums to %.17g", i, row_sum);
         const double max_v = facts.max_v_in_row(i);
         for (int c = 0; c < facts.d_v; ++c) {
             const double x64 = reference.output[cell(i, c, facts.d_v)];
-            const double x = formula.output.at(i, c), tolerance = drift_tolerance(max_v, drift) + T * kUnderflow;
+            const double x = formula.output.at(i, c),
+                         tolerance = drift_tolerance(max_v, drift) + T * kUnderflow;
             require(std::isfinite(x64), "reference output[%d][%d] = %g", i, c, x64);
-            observed.formula_vs_f64_tol = std::max(observed.formula_vs_f64_tol, std::fabs(x - x64) / tolerance);
-            require(std::fabs(x - x64) <= tolerance, "formula output[%d][%d] = %.9g but float64 gives %.9g (tolerance %.3g)", i, c, x, x64,
+            observed.formula_vs_f64_tol =
+                std::max(observed.formula_vs_f64_tol, std::fabs(x - x64) / tolerance);
+            require(std::fabs(x - x64) <= tolerance,
+                    "formula output[%d][%d] = %.9g but float64 gives %.9g (tolerance %.3g)", i, c, x, x64,
                     tolerance);
         }
     }
 }
 
-void check_fused(const Matrix& out, const attention::Intermediates& formula, const HeadFacts& facts, int key_tile) {
+void check_fused(const Matrix& out, const attention::Intermediates& formula, const HeadFacts& facts,
+                 int key_tile) {
     require_weighted_mean_of_values(out, facts, "fused output");
     for (int i = 0; i < facts.T; ++i) {
         const double max_v = facts.max_v_in_row(i);
@@ -355,13 +389,15 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
         const double tolerance = drift_tolerance(max_v, drift) + facts.T * kUnderflow;
         for (int c = 0; c < facts.d_v; ++c) {
             const double difference = std::fabs(static_cast<double>(out.at(i, c)) - formula.output.at(i, c));
-            if (max_v > 0) observed.fused_vs_formula = std::max(observed.fused_vs_formula, difference / max_v);
+            if (max_v > 0)
+                observed.fused_vs_formula = std::max(observed.fused_vs_formula, difference / max_v);
             observed.fused_vs_formula_tol = std::max(observed.fused_vs_formula_tol, difference / tolerance);
             require(difference <= tolerance,
-                    "fused[%d][%d] = %.9g but formula gives %.9g: |diff| %.3g > tolerance %.3g (T=%d d=%d d_v=%d key_tile=%d "
+                    "fused[%d][%d] = %.9g but formula gives %.9g: |diff| %.3g > tolerance %.3g (T=%d d=%d "
+                    "d_v=%d key_tile=%d "
                     "causal=%d scale=%g)",
-                    i, c, static_cast<double>(out.at(i, c)), static_cast<double>(formula.output.at(i, c)), difference, tolerance, facts.T,
-                    facts.d, facts.d_v, key_tile, facts.causal, facts.factor);
+                    i, c, static_cast<double>(out.at(i, c)), static_cast<double>(formula.output.at(i, c)),
+                    difference, tolerance, facts.T, facts.d, facts.d_v, key_tile, facts.causal, facts.factor);
         }
     }
 }
@@ -374,16 +410,18 @@ void check_head(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, 
     (problem.empty() ? observed.valid_heads : observed.invalid_heads)++;
 
     attention::Intermediates formula;
-    const bool formula_ran = returns_exactly_when_valid("formula", problem, [&] { formula = attention::formula(q, k, v, scale, causal); });
+    const bool formula_ran = returns_exactly_when_valid(
+        "formula", problem, [&] { formula = attention::formula(q, k, v, scale, causal); });
     attention::ReferenceF64 reference;
-    const bool reference_ran =
-        returns_exactly_when_valid("reference_f64", problem, [&] { reference = attention::reference_f64(q, k, v, scale, causal); });
+    const bool reference_ran = returns_exactly_when_valid(
+        "reference_f64", problem, [&] { reference = attention::reference_f64(q, k, v, scale, causal); });
     // fused() has no T limit: past the formula's, a valid call would only cost time, so it
     // runs when it must throw or when the formula gives something to compare with.
     Matrix out;
-    const bool fused_ran = (!fused_problem.empty() || formula_ran) && returns_exactly_when_valid("fused", fused_problem, [&] {
-                               out = attention::fused(q, k, v, scale, causal, key_tile);
-                           });
+    const bool fused_ran =
+        (!fused_problem.empty() || formula_ran) && returns_exactly_when_valid("fused", fused_problem, [&] {
+            out = attention::fused(q, k, v, scale, causal, key_tile);
+        });
     if (!formula_ran) return;
 
     const HeadFacts facts = facts_about(q, k, v, *documented_scale(scale, q.cols), causal);
@@ -475,21 +513,24 @@ std::optional<std::vector<std::pair<std::string, char32_t>>> strict_utf8(const s
 
 // Unicode's White_Space property.
 bool is_white_space(char32_t c) {
-    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+           c == 0x3000;
 }
 
 bool is_ascii_word_character(char32_t c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '\'' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '\'' ||
+           c == '_';
 }
 
 // The promises of tokenize() on valid text: characters mode is list(text); words mode is
 // the text in order minus its white space (Unicode's White_Space: U+202F in French, U+3000 in
 // Japanese are spaces too), cut so that no token mixes word characters with ASCII symbols.
-void check_tokens(const std::vector<std::string>& tokens, const std::vector<std::pair<std::string, char32_t>>& points,
-                  attention::TokenMode mode) {
+void check_tokens(const std::vector<std::string>& tokens,
+                  const std::vector<std::pair<std::string, char32_t>>& points, attention::TokenMode mode) {
     if (mode == attention::TokenMode::characters) {
-        require(tokens.size() == points.size(), "characters mode gave %zu tokens for %zu code points", tokens.size(), points.size());
+        require(tokens.size() == points.size(), "characters mode gave %zu tokens for %zu code points",
+                tokens.size(), points.size());
         for (std::size_t t = 0; t < tokens.size(); ++t)
             require(tokens[t] == points[t].first, "character token %zu is not code point %zu", t, t);
         return;
@@ -497,16 +538,19 @@ void check_tokens(const std::vector<std::string>& tokens, const std::vector<std:
     std::string joined, without_spaces;
     for (const std::string& token : tokens) {
         const auto token_points = strict_utf8(token);
-        require(!token.empty() && token_points.has_value(), "words mode produced an empty or malformed token");
+        require(!token.empty() && token_points.has_value(),
+                "words mode produced an empty or malformed token");
         if (token_points->size() > 1)
             for (const auto& [bytes, point] : *token_points)
                 require(point >= 0x80 ? !is_white_space(point) : is_ascii_word_character(point),
-                        "word token \"%s\" contains U+%04X, which is not a word character", token.c_str(), static_cast<unsigned>(point));
+                        "word token \"%s\" contains U+%04X, which is not a word character", token.c_str(),
+                        static_cast<unsigned>(point));
         joined += token;
     }
     for (const auto& [bytes, point] : points)
         if (!is_white_space(point)) without_spaces += bytes;
-    require(joined == without_spaces, "words mode tokens \"%s\" are not the text minus its white space \"%s\"", joined.c_str(),
+    require(joined == without_spaces,
+            "words mode tokens \"%s\" are not the text minus its white space \"%s\"", joined.c_str(),
             without_spaces.c_str());
 }
 
@@ -515,7 +559,8 @@ void fuzz_tokenize(FuzzInput& in) {
     const std::string text = in.rest();
     const auto points = strict_utf8(text);
     std::vector<std::string> tokens;
-    if (returns_exactly_when_valid("tokenize", points ? "" : "text is not valid UTF-8", [&] { tokens = attention::tokenize(text, mode); }))
+    if (returns_exactly_when_valid("tokenize", points ? "" : "text is not valid UTF-8",
+                                   [&] { tokens = attention::tokenize(text, mode); }))
         check_tokens(tokens, *points, mode);
 }
 
@@ -531,7 +576,9 @@ void fuzz_map(FuzzInput& in) {
     recipe.vectors = flags & 2 ? attention::VectorMode::per_token : attention::VectorMode::per_position;
     recipe.positional = flags & 4;
     const bool causal = flags & 8;
-    recipe.d = fuzz::int_from_byte(in.byte(), 1, 64, {0, -1, attention::kMaxMapWidth, attention::kMaxMapWidth + 1, INT_MIN, INT_MAX, 1023});
+    recipe.d = fuzz::int_from_byte(
+        in.byte(), 1, 64,
+        {0, -1, attention::kMaxMapWidth, attention::kMaxMapWidth + 1, INT_MIN, INT_MAX, 1023});
     recipe.seed = fuzz::seed_from(in);
     const Scale scale = fuzz::scale_from(in);
     const int key_tile = fuzz::key_tile_from(in.byte());
@@ -567,14 +614,17 @@ void fuzz_map(FuzzInput& in) {
         return;
 
     attention::MapInputs inputs;
-    if (!returns_exactly_when_valid("map_inputs", problem, [&] { inputs = attention::map_inputs(recipe); })) return;
-    require(inputs.tokens == attention::tokenize(recipe.text, recipe.tokens), "map_inputs tokens differ from tokenize()");
+    if (!returns_exactly_when_valid("map_inputs", problem, [&] { inputs = attention::map_inputs(recipe); }))
+        return;
+    require(inputs.tokens == attention::tokenize(recipe.text, recipe.tokens),
+            "map_inputs tokens differ from tokenize()");
     const int rows = static_cast<int>(T);
     require_shape(inputs.x, rows, recipe.d, "map x");
     require_shape(inputs.q, rows, recipe.d, "map q");
     require_shape(inputs.k, rows, recipe.d, "map k");
     require_shape(inputs.v, rows, recipe.d, "map v");
-    require(all_finite(inputs.x) && all_finite(inputs.q) && all_finite(inputs.k), "map_inputs gave a non-finite value");
+    require(all_finite(inputs.x) && all_finite(inputs.q) && all_finite(inputs.k),
+            "map_inputs gave a non-finite value");
     require(inputs.v.values == inputs.x.values, "map v is not x");
 
     // scenarios.hpp: seed, then x (per position) or E (per distinct token), then Wq, Wk.
@@ -585,12 +635,17 @@ void fuzz_map(FuzzInput& in) {
     } else {
         std::vector<std::string> distinct;
         for (const std::string& token : inputs.tokens)
-            if (std::find(distinct.begin(), distinct.end(), token) == distinct.end()) distinct.push_back(token);
-        const std::vector<float> embedding = generator.randn(distinct.size() * static_cast<std::size_t>(recipe.d));
+            if (std::find(distinct.begin(), distinct.end(), token) == distinct.end())
+                distinct.push_back(token);
+        const std::vector<float> embedding =
+            generator.randn(distinct.size() * static_cast<std::size_t>(recipe.d));
         for (const std::string& token : inputs.tokens) {
-            const auto id = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), token) - distinct.begin());
-            x.insert(x.end(), embedding.begin() + static_cast<std::ptrdiff_t>(id * static_cast<std::size_t>(recipe.d)),
-                     embedding.begin() + static_cast<std::ptrdiff_t>((id + 1) * static_cast<std::size_t>(recipe.d)));
+            const auto id = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), token) -
+                                                     distinct.begin());
+            x.insert(x.end(),
+                     embedding.begin() + static_cast<std::ptrdiff_t>(id * static_cast<std::size_t>(recipe.d)),
+                     embedding.begin() +
+                         static_cast<std::ptrdiff_t>((id + 1) * static_cast<std::size_t>(recipe.d)));
         }
     }
     const auto width = static_cast<std::size_t>(recipe.d);
@@ -599,7 +654,8 @@ void fuzz_map(FuzzInput& in) {
         const Matrix pe = attention::sinusoidal_positions(rows, recipe.d);
         for (std::size_t e = 0; e < x.size(); ++e) x[e] += pe.values[e];
     }
-    require(inputs.x.values == x, "map x is not the documented draw (seed %llu)", static_cast<unsigned long long>(recipe.seed));
+    require(inputs.x.values == x, "map x is not the documented draw (seed %llu)",
+            static_cast<unsigned long long>(recipe.seed));
     for (int t = 0; t < rows; ++t)
         for (int c = 0; c < recipe.d; ++c) {
             double q_exact = 0, k_exact = 0, magnitude = 0;
@@ -610,8 +666,10 @@ void fuzz_map(FuzzInput& in) {
                 k_exact += x_tm * 0.5 * w_key[w];
                 magnitude += std::fabs(x_tm) * (std::fabs(w_query[w]) + std::fabs(w_key[w]));
             }
-            const double tolerance = 2 * kUnit * (std::fabs(q_exact) + std::fabs(k_exact)) + gamma(recipe.d) * magnitude;
-            require(std::fabs(inputs.q.at(t, c) - q_exact) <= tolerance && std::fabs(inputs.k.at(t, c) - k_exact) <= tolerance,
+            const double tolerance =
+                2 * kUnit * (std::fabs(q_exact) + std::fabs(k_exact)) + gamma(recipe.d) * magnitude;
+            require(std::fabs(inputs.q.at(t, c) - q_exact) <= tolerance &&
+                        std::fabs(inputs.k.at(t, c) - k_exact) <= tolerance,
                     "map q or k [%d][%d] is not x·(0.5·W)", t, c);
         }
     if (rows <= 64) check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
@@ -624,42 +682,52 @@ constexpr double kMaxStudyWork = 3e5;  // multiply-adds we are willing to pay pe
 void fuzz_scale_study(FuzzInput& in) {
     attention::ScaleStudyOptions options;
     options.causal = in.byte() & 1;
-    options.T = fuzz::int_from_byte(in.byte(), 1, 16, {0, -1, attention::kMaxStudyT, attention::kMaxStudyT + 1, INT_MAX, INT_MIN, 64, 65});
-    options.draws =
-        fuzz::int_from_byte(in.byte(), 1, 3, {0, -1, attention::kMaxStudyDraws, attention::kMaxStudyDraws + 1, INT_MAX, INT_MIN, 10});
+    options.T = fuzz::int_from_byte(
+        in.byte(), 1, 16,
+        {0, -1, attention::kMaxStudyT, attention::kMaxStudyT + 1, INT_MAX, INT_MIN, 64, 65});
+    options.draws = fuzz::int_from_byte(
+        in.byte(), 1, 3,
+        {0, -1, attention::kMaxStudyDraws, attention::kMaxStudyDraws + 1, INT_MAX, INT_MIN, 10});
     options.widths.clear();
     const int width_count = in.byte() % 6;
     for (int w = 0; w < width_count; ++w)
-        options.widths.push_back(
-            fuzz::int_from_byte(in.byte(), 1, 64, {0, -1, -4096, attention::kMaxWidth, attention::kMaxWidth + 1, INT_MAX, INT_MIN, 256}));
+        options.widths.push_back(fuzz::int_from_byte(
+            in.byte(), 1, 64,
+            {0, -1, -4096, attention::kMaxWidth, attention::kMaxWidth + 1, INT_MAX, INT_MIN, 256}));
     options.seed = fuzz::seed_from(in);
 
     std::string problem;
     double work = 0;
     if (options.T < 1 || options.T > attention::kMaxStudyT) problem = "T outside 1…kMaxStudyT";
-    if (options.draws < 1 || options.draws > attention::kMaxStudyDraws) problem = "draws outside 1…kMaxStudyDraws";
+    if (options.draws < 1 || options.draws > attention::kMaxStudyDraws)
+        problem = "draws outside 1…kMaxStudyDraws";
     if (options.widths.empty()) problem = "no widths";
     for (int d : options.widths) {
         if (d < 1 || d > attention::kMaxWidth) problem = "width outside 1…kMaxWidth";
         work += static_cast<double>(options.T) * options.T * d * options.draws;
     }
-    if (problem.empty() && work > attention::kMaxStudyMultiplyAdds) problem = "more than kMaxStudyMultiplyAdds";
+    if (problem.empty() && work > attention::kMaxStudyMultiplyAdds)
+        problem = "more than kMaxStudyMultiplyAdds";
     if (problem.empty() && work > kMaxStudyWork) return;
 
     attention::ScaleStudy study;
-    if (!returns_exactly_when_valid("scale_study", problem, [&] { study = attention::scale_study(options); })) return;
+    if (!returns_exactly_when_valid("scale_study", problem, [&] { study = attention::scale_study(options); }))
+        return;
     require(study.series.size() == 3 && study.series[0].scale.mode == ScaleMode::none &&
-                study.series[1].scale.mode == ScaleMode::inverse_sqrt_d && study.series[2].scale.mode == ScaleMode::inverse_d,
+                study.series[1].scale.mode == ScaleMode::inverse_sqrt_d &&
+                study.series[2].scale.mode == ScaleMode::inverse_d,
             "scale_study series are not none, 1/sqrt(d), 1/d");
     const std::size_t n = options.widths.size();
     for (const attention::ScaleSeries& series : study.series) {
-        require(series.peak_mean.size() == n && series.peak_spread.size() == n && series.entropy_mean.size() == n &&
-                    series.entropy_spread.size() == n,
+        require(series.peak_mean.size() == n && series.peak_spread.size() == n &&
+                    series.entropy_mean.size() == n && series.entropy_spread.size() == n,
                 "scale_study series has the wrong length");
         for (std::size_t w = 0; w < n; ++w) {
             const double peak = series.peak_mean[w], entropy = series.entropy_mean[w];
-            require(peak >= 1.0 / options.T - kRounding && peak <= 1.0 + kRounding, "scale_study peak %g outside [1/T, 1]", peak);
-            require(entropy >= 0 && entropy <= std::log(options.T) + kRounding, "scale_study entropy %g outside [0, ln T]", entropy);
+            require(peak >= 1.0 / options.T - kRounding && peak <= 1.0 + kRounding,
+                    "scale_study peak %g outside [1/T, 1]", peak);
+            require(entropy >= 0 && entropy <= std::log(options.T) + kRounding,
+                    "scale_study entropy %g outside [0, ln T]", entropy);
             for (double spread : {series.peak_spread[w], series.entropy_spread[w]}) {
                 require(std::isfinite(spread) && spread >= 0, "scale_study spread %g", spread);
                 require(options.draws > 1 || spread == 0, "scale_study spread %g for a single draw", spread);
@@ -675,16 +743,18 @@ void fuzz_torch(FuzzInput& in) {
     attention::TorchGenerator generator(seed), twin(seed), low_bits(seed & 0xffffffffU);
     const int calls = 1 + in.byte() % 3;
     for (int call = 0; call < calls; ++call) {
-        const auto count =
-            static_cast<std::size_t>(fuzz::int_from_byte(in.byte(), 0, 64, {64, 100, 127, 128, 255, 256, 624, 625, 1000, 1248}));
+        const auto count = static_cast<std::size_t>(
+            fuzz::int_from_byte(in.byte(), 0, 64, {64, 100, 127, 128, 255, 256, 624, 625, 1000, 1248}));
         const std::vector<float> values = generator.randn(count);
         require(values.size() == count, "randn(%zu) returned %zu values", count, values.size());
         // Box-Muller's radius sqrt(-2 ln u) with u >= 2^-53 is at most 8.58.
         for (float x : values)
-            require(std::isfinite(x) && std::fabs(x) <= 8.6f, "randn gave %g (seed %llu)", static_cast<double>(x),
-                    static_cast<unsigned long long>(seed));
-        require(twin.randn(count) == values, "randn is not deterministic for seed %llu", static_cast<unsigned long long>(seed));
-        require(low_bits.randn(count) == values, "seed %llu differs from its low 32 bits", static_cast<unsigned long long>(seed));
+            require(std::isfinite(x) && std::fabs(x) <= 8.6f, "randn gave %g (seed %llu)",
+                    static_cast<double>(x), static_cast<unsigned long long>(seed));
+        require(twin.randn(count) == values, "randn is not deterministic for seed %llu",
+                static_cast<unsigned long long>(seed));
+        require(low_bits.randn(count) == values, "seed %llu differs from its low 32 bits",
+                static_cast<unsigned long long>(seed));
     }
 }
 
@@ -704,12 +774,15 @@ void fuzz_softmax_row(FuzzInput& in) {
     for (int j = 0; j < n; ++j) {
         const auto a = static_cast<std::size_t>(j);
         require(row[a] >= 0.0f && row[a] <= 1.0f, "softmax_row gave %g", static_cast<double>(row[a]));
-        if (logits[a] == -INFINITY) require(row[a] == 0.0f, "softmax_row gave %g for a -inf logit", static_cast<double>(row[a]));
+        if (logits[a] == -INFINITY)
+            require(row[a] == 0.0f, "softmax_row gave %g for a -inf logit", static_cast<double>(row[a]));
         for (int m = 0; m < n; ++m)
             if (logits[a] >= logits[static_cast<std::size_t>(m)])
-                require(row[a] >= row[static_cast<std::size_t>(m)], "softmax_row is not monotonic: logits %g >= %g but weights %g < %g",
-                        static_cast<double>(logits[a]), static_cast<double>(logits[static_cast<std::size_t>(m)]),
-                        static_cast<double>(row[a]), static_cast<double>(row[static_cast<std::size_t>(m)]));
+                require(row[a] >= row[static_cast<std::size_t>(m)],
+                        "softmax_row is not monotonic: logits %g >= %g but weights %g < %g",
+                        static_cast<double>(logits[a]),
+                        static_cast<double>(logits[static_cast<std::size_t>(m)]), static_cast<double>(row[a]),
+                        static_cast<double>(row[static_cast<std::size_t>(m)]));
         sum += row[a];
     }
     require(std::fabs(sum - 1.0) <= kRowSumTolerance, "softmax_row sums to %.9g", sum);
@@ -720,23 +793,28 @@ void fuzz_softmax_row(FuzzInput& in) {
 constexpr std::size_t kMaxAllocation = std::size_t{1} << 16;  // elements we allocate per valid call
 
 void fuzz_small_pieces(FuzzInput& in) {
-    const std::initializer_list<int> edges{-1, INT_MIN, INT_MAX, 1 << 13, (1 << 13) + 1, 1 << 26, (1 << 26) + 1, 65536};
-    const int rows = fuzz::int_from_byte(in.byte(), 0, 70, edges), cols = fuzz::int_from_byte(in.byte(), 0, 70, edges);
+    const std::initializer_list<int> edges{-1,      INT_MIN,       INT_MAX, 1 << 13, (1 << 13) + 1,
+                                           1 << 26, (1 << 26) + 1, 65536};
+    const int rows = fuzz::int_from_byte(in.byte(), 0, 70, edges),
+              cols = fuzz::int_from_byte(in.byte(), 0, 70, edges);
     const int extra = in.byte() % 5 - 2;
     const bool negative = rows < 0 || cols < 0;
     const std::size_t count = negative ? 0 : cells(rows, cols);
     const bool too_many = !negative && count > attention::kMaxInputElements;
-    const std::string shape_problem = negative ? "negative shape" : too_many ? "more than kMaxInputElements" : "";
+    const std::string shape_problem = negative   ? "negative shape"
+                                      : too_many ? "more than kMaxInputElements"
+                                                 : "";
 
     if (!shape_problem.empty() || count <= kMaxAllocation) {
         Matrix zeros;
-        if (returns_exactly_when_valid("Matrix(rows, cols)", shape_problem, [&] { zeros = Matrix(rows, cols); }))
+        if (returns_exactly_when_valid("Matrix(rows, cols)", shape_problem,
+                                       [&] { zeros = Matrix(rows, cols); }))
             require(zeros.values == std::vector<float>(count, 0.0f), "Matrix(rows, cols) is not all zeros");
         // (INT_MAX, 0) is a valid shape, but walking its INT_MAX empty rows only costs time.
         Matrix pe;
         const bool cheap = count > 0 || rows <= 4096;
-        if (cheap &&
-            returns_exactly_when_valid("sinusoidal_positions", shape_problem, [&] { pe = attention::sinusoidal_positions(rows, cols); }))
+        if (cheap && returns_exactly_when_valid("sinusoidal_positions", shape_problem,
+                                                [&] { pe = attention::sinusoidal_positions(rows, cols); }))
             for (int t = 0; t < rows; ++t)
                 for (int c = 0; c < cols; ++c) {
                     const double angle = t / std::pow(10000.0, 2.0 * (c / 2) / cols);
@@ -746,10 +824,14 @@ void fuzz_small_pieces(FuzzInput& in) {
                 }
     }
     if (count <= kMaxAllocation) {
-        const auto given = static_cast<std::size_t>(std::max<long long>(0, static_cast<long long>(count) + extra));
-        const std::string problem = !shape_problem.empty() ? shape_problem : given != count ? "value count differs from rows·cols" : "";
+        const auto given =
+            static_cast<std::size_t>(std::max<long long>(0, static_cast<long long>(count) + extra));
+        const std::string problem = !shape_problem.empty() ? shape_problem
+                                    : given != count       ? "value count differs from rows·cols"
+                                                           : "";
         Matrix filled;
-        returns_exactly_when_valid("Matrix(rows, cols, values)", problem, [&] { filled = Matrix(rows, cols, std::vector<float>(given)); });
+        returns_exactly_when_valid("Matrix(rows, cols, values)", problem,
+                                   [&] { filled = Matrix(rows, cols, std::vector<float>(given)); });
     }
 
     const Scale scale = fuzz::scale_from(in);
@@ -758,7 +840,8 @@ void fuzz_small_pieces(FuzzInput& in) {
     double factor = 0;
     if (returns_exactly_when_valid("scale_factor", expected ? "" : "bad scale or d < 1",
                                    [&] { factor = attention::scale_factor(scale, d); }))
-        require(std::fabs(factor - *expected) <= 4 * DBL_EPSILON * *expected, "scale_factor = %.17g, expected %.17g", factor, *expected);
+        require(std::fabs(factor - *expected) <= 4 * DBL_EPSILON * *expected,
+                "scale_factor = %.17g, expected %.17g", factor, *expected);
     std::string name;
     returns_exactly_when_valid("scale_name", "", [&] { name = attention::scale_name(scale); });
     require(!name.empty(), "scale_name is empty");
@@ -786,38 +869,48 @@ void fuzz_equivalence(FuzzInput& in) {
     // scenarios.hpp: q, k, v are batch × (T, d) and torch's output is flat (batch, T, d_v), so
     // every batch must share batch 0's shapes, and each must be a valid head.
     std::string problem;
-    if (q_batches == 0 || k_batches != q_batches || v_batches != q_batches) problem = "batch counts differ or are 0";
+    if (q_batches == 0 || k_batches != q_batches || v_batches != q_batches)
+        problem = "batch counts differ or are 0";
     for (std::size_t b = 0; problem.empty() && b < inputs.q.size(); ++b) {
         problem = formula_problem(inputs.q[b], inputs.k[b], inputs.v[b], Scale::inverse_sqrt_d());
-        const bool same_shape = inputs.q[b].rows == inputs.q[0].rows && inputs.q[b].cols == inputs.q[0].cols &&
-                                inputs.k[b].rows == inputs.k[0].rows && inputs.k[b].cols == inputs.k[0].cols &&
-                                inputs.v[b].rows == inputs.v[0].rows && inputs.v[b].cols == inputs.v[0].cols;
+        const bool same_shape =
+            inputs.q[b].rows == inputs.q[0].rows && inputs.q[b].cols == inputs.q[0].cols &&
+            inputs.k[b].rows == inputs.k[0].rows && inputs.k[b].cols == inputs.k[0].cols &&
+            inputs.v[b].rows == inputs.v[0].rows && inputs.v[b].cols == inputs.v[0].cols;
         if (problem.empty() && !same_shape) problem = "batches of different shapes";
     }
     // None, the right size, one too many, or one too few (but at least one).
     const std::size_t expected_size = inputs.v.empty() ? 0 : inputs.v[0].values.size() * inputs.q.size();
-    const std::size_t torch_sizes[] = {0, expected_size, expected_size + 1, expected_size > 1 ? expected_size - 1 : 1};
+    const std::size_t torch_sizes[] = {0, expected_size, expected_size + 1,
+                                       expected_size > 1 ? expected_size - 1 : 1};
     const std::vector<float> torch_output = fuzz::read_values(in, torch_sizes[(flags >> 1) % 4]);
-    if (problem.empty() && !torch_output.empty() && torch_output.size() != expected_size) problem = "torch output has the wrong size";
+    if (problem.empty() && !torch_output.empty() && torch_output.size() != expected_size)
+        problem = "torch output has the wrong size";
     attention::EquivalenceCase result;
-    if (!returns_exactly_when_valid("check_equivalence", problem,
-                                    [&] { result = attention::check_equivalence(inputs, causal, torch_output); }))
+    if (!returns_exactly_when_valid("check_equivalence", problem, [&] {
+            result = attention::check_equivalence(inputs, causal, torch_output);
+        }))
         return;
-    require(result.causal == causal && result.has_torch == !torch_output.empty(), "check_equivalence echoes the wrong flags");
+    require(result.causal == causal && result.has_torch == !torch_output.empty(),
+            "check_equivalence echoes the wrong flags");
     for (double difference : {result.formula_vs_fused, result.formula_vs_f64})
-        require(std::isfinite(difference) && difference >= 0, "check_equivalence difference %g between our own kernels", difference);
+        require(std::isfinite(difference) && difference >= 0,
+                "check_equivalence difference %g between our own kernels", difference);
     // torch's numbers come from outside: a NaN or inf among them is a mismatch, never "OK".
-    const bool torch_finite = std::all_of(torch_output.begin(), torch_output.end(), [](float x) { return std::isfinite(x); });
+    const bool torch_finite =
+        std::all_of(torch_output.begin(), torch_output.end(), [](float x) { return std::isfinite(x); });
     if (torch_finite)
-        require(std::isfinite(result.formula_vs_torch) && result.formula_vs_torch >= 0, "formula_vs_torch = %g", result.formula_vs_torch);
-    require(torch_finite || !result.ok(), "check_equivalence says OK although torch's output has a NaN or inf");
+        require(std::isfinite(result.formula_vs_torch) && result.formula_vs_torch >= 0,
+                "formula_vs_torch = %g", result.formula_vs_torch);
+    require(torch_finite || !result.ok(),
+            "check_equivalence says OK although torch's output has a NaN or inf");
     const bool ok = result.formula_vs_fused < attention::kEquivalenceTolerance &&
                     result.formula_vs_f64 < attention::kEquivalenceTolerance &&
                     (!result.has_torch || result.formula_vs_torch < attention::kEquivalenceTolerance);
     require(result.ok() == ok, "EquivalenceCase::ok() disagrees with its differences");
     const std::string line = attention::equivalence_line(result);
-    require(line.find(ok ? "OK" : "MISMATCH") != std::string::npos, "equivalence_line \"%s\" does not say %s", line.c_str(),
-            ok ? "OK" : "MISMATCH");
+    require(line.find(ok ? "OK" : "MISMATCH") != std::string::npos, "equivalence_line \"%s\" does not say %s",
+            line.c_str(), ok ? "OK" : "MISMATCH");
 }
 
 }  // namespace

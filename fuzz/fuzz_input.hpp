@@ -21,7 +21,7 @@
 namespace fuzz {
 
 class FuzzInput {
-public:
+  public:
     FuzzInput(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
 
     std::uint8_t byte() { return position_ < size_ ? data_[position_++] : 0; }
@@ -42,7 +42,7 @@ public:
         return text;
     }
 
-private:
+  private:
     const std::uint8_t* data_;
     std::size_t size_;
     std::size_t position_ = 0;
@@ -178,39 +178,40 @@ inline int int_from_byte(std::uint8_t b, int small_base, int small_range, std::i
 
 // A custom scale factor: a table of edge cases (invalid ones included) or any 8 raw bytes.
 inline double scale_factor_from(FuzzInput& in) {
-    static const double kFactors[] = {0.0,
-                                      -0.0,
-                                      -1.0,
-                                      -1e-300,
-                                      std::numeric_limits<double>::quiet_NaN(),
-                                      std::numeric_limits<double>::infinity(),
-                                      -std::numeric_limits<double>::infinity(),
-                                      1e-300 /* rounds to 0 in float32 */,
-                                      5e-324,
-                                      DBL_MIN,
-                                      1e-45,
-                                      1e-38,
-                                      1e-10,
-                                      1e-3,
-                                      0.125,
-                                      0.5,
-                                      1.0,
-                                      2.0,
-                                      10.0,
-                                      1e3,
-                                      1e10,
-                                      1e30,
-                                      3.4e38,
-                                      static_cast<double>(FLT_MAX),
-                                      3.4028235677973366e38 /* the largest double that still rounds to FLT_MAX */,
-                                      3.4028235677973367e38 /* rounds to inf in float32 */,
-                                      1e39,
-                                      1e300,
-                                      DBL_MAX,
-                                      attention::kMinScaleFactor,
-                                      std::nextafter(attention::kMinScaleFactor, 0.0),
-                                      attention::kMaxScaleFactor,
-                                      std::nextafter(attention::kMaxScaleFactor, INFINITY)};
+    static const double kFactors[] = {
+        0.0,
+        -0.0,
+        -1.0,
+        -1e-300,
+        std::numeric_limits<double>::quiet_NaN(),
+        std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(),
+        1e-300 /* rounds to 0 in float32 */,
+        5e-324,
+        DBL_MIN,
+        1e-45,
+        1e-38,
+        1e-10,
+        1e-3,
+        0.125,
+        0.5,
+        1.0,
+        2.0,
+        10.0,
+        1e3,
+        1e10,
+        1e30,
+        3.4e38,
+        static_cast<double>(FLT_MAX),
+        3.4028235677973366e38 /* the largest double that still rounds to FLT_MAX */,
+        3.4028235677973367e38 /* rounds to inf in float32 */,
+        1e39,
+        1e300,
+        DBL_MAX,
+        attention::kMinScaleFactor,
+        std::nextafter(attention::kMinScaleFactor, 0.0),
+        attention::kMaxScaleFactor,
+        std::nextafter(attention::kMaxScaleFactor, INFINITY)};
     const std::uint8_t b = in.byte();
     if (b < 128) return kFactors[b % (sizeof kFactors / sizeof kFactors[0])];
     return in.raw<double>();
@@ -235,8 +236,12 @@ inline attention::Scale scale_from(FuzzInput& in) {
     }
 }
 
-inline int key_tile_from(std::uint8_t b) { return int_from_byte(b, 1, 70, {0, -1, -64, INT_MIN, INT_MAX, INT_MAX - 1, 4096, 1 << 20}); }
+inline int key_tile_from(std::uint8_t b) {
+    return int_from_byte(b, 1, 70, {0, -1, -64, INT_MIN, INT_MAX, INT_MAX - 1, 4096, 1 << 20});
+}
 
-inline std::uint64_t seed_from(FuzzInput& in) { return in.raw<std::uint64_t>(); }
+inline std::uint64_t seed_from(FuzzInput& in) {
+    return in.raw<std::uint64_t>();
+}
 
 }  // namespace fuzz

@@ -12,19 +12,33 @@ import { serve } from './serve.mjs';
 const prefix = new URL('../build/lighthouse/', import.meta.url).pathname;
 const lighthouse = join(prefix, 'node_modules/.bin/lighthouse');
 if (!existsSync(lighthouse)) {
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', 'lighthouse@12.2.3'], { stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-audit', '--no-fund', 'lighthouse@12.2.3'],
+    { stdio: 'inherit' },
+  );
 }
 
 const server = await serve(undefined, 0);
 const url = `http://localhost:${server.address().port}/index.html`;
 const report = join(mkdtempSync(join(tmpdir(), 'lighthouse-')), 'report.json');
-const chromeFlags = '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run ' +
+const chromeFlags =
+  '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run ' +
   '--disable-background-networking --disable-component-update --disable-sync';
 try {
   // Asynchronously: the server in this process must keep answering while Lighthouse runs.
-  await promisify(execFile)(lighthouse, [url, '--quiet', '--output=json', `--output-path=${report}`,
-    `--chrome-flags=${chromeFlags}`, '--only-categories=performance,accessibility,best-practices,seo'],
-  { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } });
+  await promisify(execFile)(
+    lighthouse,
+    [
+      url,
+      '--quiet',
+      '--output=json',
+      `--output-path=${report}`,
+      `--chrome-flags=${chromeFlags}`,
+      '--only-categories=performance,accessibility,best-practices,seo',
+    ],
+    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } },
+  );
 } finally {
   server.close();
 }
@@ -43,6 +57,8 @@ for (const category of Object.values(result.categories)) {
   }
 }
 const metrics = result.audits.metrics?.details?.items?.[0] ?? {};
-console.log(`first contentful paint ${metrics.firstContentfulPaint} ms, largest ${metrics.largestContentfulPaint} ms, ` +
-  `total blocking time ${metrics.totalBlockingTime} ms, cumulative layout shift ${metrics.cumulativeLayoutShift}`);
+console.log(
+  `first contentful paint ${metrics.firstContentfulPaint} ms, largest ${metrics.largestContentfulPaint} ms, ` +
+    `total blocking time ${metrics.totalBlockingTime} ms, cumulative layout shift ${metrics.cumulativeLayoutShift}`,
+);
 process.exit(allPerfect ? 0 : 1);

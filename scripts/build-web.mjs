@@ -16,9 +16,14 @@ const base64Float32 = (values) => Buffer.from(new Float32Array(values).buffer).t
 const torchOutputs = {
   name: 'torch-outputs',
   setup(build) {
-    build.onResolve({ filter: /^virtual:torch-outputs$/ }, (args) => ({ path: args.path, namespace: 'torch' }));
+    build.onResolve({ filter: /^virtual:torch-outputs$/ }, (args) => ({
+      path: args.path,
+      namespace: 'torch',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'torch' }, () => {
-      const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'));
+      const fixture = JSON.parse(
+        readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'),
+      );
       return {
         loader: 'json',
         contents: JSON.stringify({
@@ -43,6 +48,7 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-for (const file of ['index.html', 'favicon.svg']) copyFileSync(join(root, 'web', file), join(dist, file));
+for (const file of ['index.html', 'favicon.svg'])
+  copyFileSync(join(root, 'web', file), join(dist, file));
 copyFileSync(wasmModule, join(dist, 'attention-core.js'));
 console.log('built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js)');

@@ -21,7 +21,7 @@ const types = {
 
 function resolveFile(directory, urlPath) {
   const file = normalize(join(directory, urlPath));
-  if (!file.startsWith(normalize(directory))) return null;  // no escaping dist/ with ../
+  if (!file.startsWith(normalize(directory))) return null; // no escaping dist/ with ../
   return statSync(file, { throwIfNoEntry: false })?.isDirectory() ? join(file, 'index.html') : file;
 }
 
@@ -29,17 +29,27 @@ export function serve(directory = root, listenPort = port) {
   const server = createServer((request, response) => {
     let file;
     try {
-      file = resolveFile(directory, decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
+      file = resolveFile(
+        directory,
+        decodeURIComponent(new URL(request.url, 'http://localhost').pathname),
+      );
     } catch {
-      file = null;  // malformed %-encoding
+      file = null; // malformed %-encoding
     }
-    if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile() || !['GET', 'HEAD'].includes(request.method)) {
+    if (
+      !file ||
+      !statSync(file, { throwIfNoEntry: false })?.isFile() ||
+      !['GET', 'HEAD'].includes(request.method)
+    ) {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found\n');
       return;
     }
     let body = readFileSync(file);
-    const headers = { 'content-type': types[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+    const headers = {
+      'content-type': types[extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-cache',
+    };
     if (/\bgzip\b/.test(request.headers['accept-encoding'] || '')) {
       body = gzipSync(body);
       headers['content-encoding'] = 'gzip';

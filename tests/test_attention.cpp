@@ -72,8 +72,10 @@ TEST_CASE("every row of weights sums to 1 and masked weights are exactly 0", "[f
         double sum = 0;
         for (int j = 0; j < T; ++j) {
             sum += head.weights.at(i, j);
-            if (causal && j > i) REQUIRE(head.weights.at(i, j) == 0.0f);
-            else REQUIRE(head.weights.at(i, j) > 0.0f);
+            if (causal && j > i)
+                REQUIRE(head.weights.at(i, j) == 0.0f);
+            else
+                REQUIRE(head.weights.at(i, j) > 0.0f);
         }
         CAPTURE(i);
         REQUIRE_THAT(sum, WithinAbs(1.0, 1e-6));
@@ -130,12 +132,17 @@ TEST_CASE("a single token with d = 1 attends fully to itself", "[formula][edge]"
 
 TEST_CASE("every scale mode multiplies the raw scores by its factor", "[scale]") {
     const int d = 16;
-    struct Row { Scale scale; double factor; };
-    const Row row = GENERATE(Row{Scale::inverse_sqrt_d(), 0.25}, Row{Scale::inverse_d(), 1.0 / 16}, Row{Scale::none(), 1.0},
-                             Row{Scale::custom(0.3), 0.3}, Row{Scale::custom(5.0), 5.0});
+    struct Row {
+        Scale scale;
+        double factor;
+    };
+    const Row row =
+        GENERATE(Row{Scale::inverse_sqrt_d(), 0.25}, Row{Scale::inverse_d(), 1.0 / 16},
+                 Row{Scale::none(), 1.0}, Row{Scale::custom(0.3), 0.3}, Row{Scale::custom(5.0), 5.0});
     CAPTURE(scale_name(row.scale));
     REQUIRE(scale_factor(row.scale, d) == row.factor);
-    const Intermediates head = formula(random_matrix(5, d, 4), random_matrix(5, d, 5), random_matrix(5, 2, 6), row.scale, false);
+    const Intermediates head =
+        formula(random_matrix(5, d, 4), random_matrix(5, d, 5), random_matrix(5, 2, 6), row.scale, false);
     REQUIRE(head.scale == row.factor);
     for (std::size_t e = 0; e < head.raw_scores.values.size(); ++e)
         REQUIRE_THAT(head.scaled_scores.values[e], WithinRel(head.raw_scores.values[e] * row.factor, 1e-6));
@@ -167,10 +174,12 @@ TEST_CASE("the fused kernel equals the formula for every tile size, mask and sha
     const double difference = max_abs_difference(actual.values, expected.values);
     CAPTURE(difference);
     for (std::size_t e = 0; e < expected.values.size(); ++e)
-        REQUIRE_THAT(actual.values[e], WithinAbs(expected.values[e], 1e-5 + 1e-5 * std::fabs(expected.values[e])));
+        REQUIRE_THAT(actual.values[e],
+                     WithinAbs(expected.values[e], 1e-5 + 1e-5 * std::fabs(expected.values[e])));
 }
 
-TEST_CASE("the float32 formula stays within float32 noise of the float64 reference", "[reference][property]") {
+TEST_CASE("the float32 formula stays within float32 noise of the float64 reference",
+          "[reference][property]") {
     const int T = GENERATE(2, 17, 100);
     const int d = GENERATE(4, 64);
     const bool causal = GENERATE(false, true);
@@ -205,26 +214,48 @@ TEST_CASE("bad input is rejected with a message naming the argument and the limi
     q_nan.at(1, 2) = nan;
     k_inf.at(3, 0) = -inf;
     v_nan.at(0, 1) = nan;
-    struct Case { const char* what; std::function<void()> call; const char* message; };
+    struct Case {
+        const char* what;
+        std::function<void()> call;
+        const char* message;
+    };
     const Case cases[] = {
-        {"k of another width", [&] { formula(q, random_matrix(4, 2, 1), v, Scale::none(), false); }, "keys and queries must both be (T, d)"},
-        {"v of another length", [&] { fused(q, k, random_matrix(3, 2, 1), Scale::none(), false); }, "every token needs one value row"},
-        {"T = 0", [&] { formula(Matrix(0, 3), Matrix(0, 3), Matrix(0, 2), Scale::none(), false); }, "at least 1 token"},
-        {"d = 0", [&] { fused(Matrix(4, 0), Matrix(4, 0), v, Scale::none(), false); }, "head width d must be at least 1"},
-        {"d_v = 0", [&] { formula(q, k, Matrix(4, 0), Scale::none(), false); }, "value width must be at least 1"},
+        {"k of another width", [&] { formula(q, random_matrix(4, 2, 1), v, Scale::none(), false); },
+         "keys and queries must both be (T, d)"},
+        {"v of another length", [&] { fused(q, k, random_matrix(3, 2, 1), Scale::none(), false); },
+         "every token needs one value row"},
+        {"T = 0", [&] { formula(Matrix(0, 3), Matrix(0, 3), Matrix(0, 2), Scale::none(), false); },
+         "at least 1 token"},
+        {"d = 0", [&] { fused(Matrix(4, 0), Matrix(4, 0), v, Scale::none(), false); },
+         "head width d must be at least 1"},
+        {"d_v = 0", [&] { formula(q, k, Matrix(4, 0), Scale::none(), false); },
+         "value width must be at least 1"},
         {"zero scale", [&] { formula(q, k, v, Scale::custom(0.0), false); }, "greater than 0"},
         {"negative scale", [&] { fused(q, k, v, Scale::custom(-1.0), false); }, "greater than 0"},
         {"NaN scale", [&] { formula(q, k, v, Scale::custom(std::nan("")), false); }, "finite number"},
         {"infinite scale", [&] { reference_f64(q, k, v, Scale::custom(HUGE_VAL), false); }, "finite number"},
-        {"a scale past float32's range", [&] { formula(q, k, v, Scale::custom(1e39), false); }, "scale factor 1e+39 must be a finite number greater than 0, from 1e-30 to 1e30"},
-        {"a scale that rounds to 0 in float32", [&] { fused(q, k, v, Scale::custom(1e-46), false); }, "from 1e-30 to 1e30"},
+        {"a scale past float32's range", [&] { formula(q, k, v, Scale::custom(1e39), false); },
+         "scale factor 1e+39 must be a finite number greater than 0, from 1e-30 to 1e30"},
+        {"a scale that rounds to 0 in float32", [&] { fused(q, k, v, Scale::custom(1e-46), false); },
+         "from 1e-30 to 1e30"},
         {"NaN in q", [&] { formula(q_nan, k, v, Scale::none(), false); }, "q[1][2] is NaN"},
         {"inf in k", [&] { fused(q, k_inf, v, Scale::none(), false); }, "k[3][0] is infinite"},
         {"NaN in v", [&] { reference_f64(q, k, v_nan, Scale::none(), false); }, "v[0][1] is NaN"},
-        {"scores that would overflow", [&] { formula(Matrix(2, 1, {1e20f, 1}), Matrix(2, 1, {1e20f, 1}), Matrix(2, 1), Scale::none(), false); }, "would overflow float32"},
-        {"T over the formula's budget", [&] { formula(Matrix(4097, 1), Matrix(4097, 1), Matrix(4097, 1), Scale::none(), false); }, "the limit is T = 4096"},
-        {"key tile of 0", [&] { fused(q, k, v, Scale::none(), false, 0); }, "key_tile = 0 must be at least 1"},
-        {"too few values for a shape", [&] { Matrix(2, 2, {1, 2, 3}); }, "needs 4 values, got 3"},
+        {"scores that would overflow",
+         [&] {
+             formula(Matrix(2, 1, {1e20f, 1}), Matrix(2, 1, {1e20f, 1}), Matrix(2, 1), Scale::none(), false);
+         },
+         "would overflow float32"},
+        {"T over the formula's budget",
+         [&] { formula(Matrix(4097, 1), Matrix(4097, 1), Matrix(4097, 1), Scale::none(), false); },
+         "the limit is T = 4096"},
+        {"key tile of 0", [&] { fused(q, k, v, Scale::none(), false, 0); },
+         "key_tile = 0 must be at least 1"},
+        {"too few values for a shape",
+         [&] {
+             Matrix(2, 2, {1, 2, 3});
+         },
+         "needs 4 values, got 3"},
         {"negative shape", [&] { Matrix(-1, 2); }, "is negative"},
         {"a matrix over the element limit", [&] { Matrix(1 << 14, 1 << 13); }, "the limit is 67108864"},
     };

@@ -21,7 +21,9 @@ using test_support::random_matrix;
 
 namespace {
 
-double tolerance(float expected) { return 1e-5 + 1e-5 * std::fabs(expected); }
+double tolerance(float expected) {
+    return 1e-5 + 1e-5 * std::fabs(expected);
+}
 
 // The entry furthest outside (or least inside) its tolerance: one assertion per comparison
 // instead of one per entry, and a failure names the worst entry.
@@ -29,7 +31,8 @@ std::size_t worst_entry(const Matrix& actual, const Matrix& expected) {
     std::size_t worst = 0;
     double worst_margin = -1.0;
     for (std::size_t e = 0; e < expected.values.size(); ++e) {
-        const double margin = std::fabs(actual.values[e] - expected.values[e]) / tolerance(expected.values[e]);
+        const double margin =
+            std::fabs(actual.values[e] - expected.values[e]) / tolerance(expected.values[e]);
         if (margin > worst_margin) {
             worst = e;
             worst_margin = margin;
@@ -40,20 +43,22 @@ std::size_t worst_entry(const Matrix& actual, const Matrix& expected) {
 
 }  // namespace
 
-TEST_CASE("the fast path equals the formula for every length, width, mask and key tile", "[fused][fast][property]") {
+TEST_CASE("the fast path equals the formula for every length, width, mask and key tile",
+          "[fused][fast][property]") {
     const int T = GENERATE(1, 2, 3, 5, 17, 63, 64, 65, 129, 257, 1000);
     const bool causal = GENERATE(false, true);
     CAPTURE(T, causal);
     // (d, d_v): every d from 1 to 256 the table names, with d_v != d (and d_v not a multiple of 4)
     // beside most of them.
-    const std::vector<std::tuple<int, int>> widths = {{1, 1},   {1, 5},    {2, 3},     {3, 3},    {7, 64},
-                                                      {16, 16}, {31, 17},  {64, 64},   {64, 33},  {100, 100},
+    const std::vector<std::tuple<int, int>> widths = {{1, 1},    {1, 5},     {2, 3},   {3, 3},   {7, 64},
+                                                      {16, 16},  {31, 17},   {64, 64}, {64, 33}, {100, 100},
                                                       {128, 64}, {256, 256}, {256, 1}};
     double largest_difference = 0.0;
     for (const auto& [d, d_v] : widths) {
         CAPTURE(d, d_v);
         const auto seed = static_cast<unsigned>(T * 1000 + d * 10 + d_v);
-        const Matrix q = random_matrix(T, d, seed), k = random_matrix(T, d, seed + 1), v = random_matrix(T, d_v, seed + 2);
+        const Matrix q = random_matrix(T, d, seed), k = random_matrix(T, d, seed + 1),
+                     v = random_matrix(T, d_v, seed + 2);
         const Matrix expected = formula(q, k, v, Scale::inverse_sqrt_d(), causal).output;
         for (int key_tile : {1, 7, 16, kDefaultKeyTile, 100, 5000}) {
             CAPTURE(key_tile);
@@ -63,11 +68,12 @@ TEST_CASE("the fast path equals the formula for every length, width, mask and ke
             const std::size_t e = worst_entry(actual, expected);
             CAPTURE(e);
             REQUIRE_THAT(actual.values[e], WithinAbs(expected.values[e], tolerance(expected.values[e])));
-            largest_difference = std::max(largest_difference, max_abs_difference(actual.values, expected.values));
+            largest_difference =
+                std::max(largest_difference, max_abs_difference(actual.values, expected.values));
         }
     }
-    WARN("T = " << T << (causal ? " causal" : "") << ": max |fast path - formula| = " << largest_difference << " over "
-                << widths.size() << " widths x 6 key tiles");
+    WARN("T = " << T << (causal ? " causal" : "") << ": max |fast path - formula| = " << largest_difference
+                << " over " << widths.size() << " widths x 6 key tiles");
 }
 
 TEST_CASE("under the causal mask the first query copies the first value exactly", "[fused][fast][hand]") {
@@ -81,7 +87,8 @@ TEST_CASE("under the causal mask the first query copies the first value exactly"
         REQUIRE_THAT(out.values[e], WithinAbs(expected.values[e], tolerance(expected.values[e])));
 }
 
-TEST_CASE("under the causal mask a later token's key and value never reach an earlier row", "[fused][fast][mask]") {
+TEST_CASE("under the causal mask a later token's key and value never reach an earlier row",
+          "[fused][fast][mask]") {
     // Masked keys get weight exactly 0 (-inf through exp), and wholly hidden tiles are skipped,
     // so earlier rows must come out bit for bit the same whatever the later tokens hold.
     const int T = GENERATE(5, 40, 100, 300);
@@ -115,7 +122,8 @@ TEST_CASE("logits so spread that most weights underflow still match the formula"
     const Intermediates head = formula(q, k, v, Scale::none(), causal);
     const long visible = causal ? T * (T + 1) / 2 : T * T;
     const long hidden = T * T - visible;
-    const long underflowed = std::count(head.weights.values.begin(), head.weights.values.end(), 0.0f) - hidden;
+    const long underflowed =
+        std::count(head.weights.values.begin(), head.weights.values.end(), 0.0f) - hidden;
     REQUIRE(underflowed > visible / 3);
     const Matrix actual = fused(q, k, v, Scale::none(), causal);
     const double difference = max_abs_difference(actual.values, head.output.values);
@@ -127,9 +135,10 @@ TEST_CASE("logits so spread that most weights underflow still match the formula"
 TEST_CASE("scores near 1e18 give the formula's output, not NaN", "[fused][fast][extreme]") {
     // Found by fuzz/: with score·scale - max·scale, a fused multiply-add left exp an argument
     // of +1e10 instead of 0, and the row came out NaN. Every value of v is -6, so every output is.
-    const Matrix q(4, 3, {4.73411871e-38f, 1.18474993e-38f, -2.88256833e+17f, -4.97338659e+17f, -4.97338659e+17f,
-                          -4.97338659e+17f, -4.97338659e+17f, -4.97338659e+17f, -4.97338659e+17f, 4.6090931e+24f,
-                          1.41531145e-43f, 0.0f});
+    const Matrix q(4, 3,
+                   {4.73411871e-38f, 1.18474993e-38f, -2.88256833e+17f, -4.97338659e+17f, -4.97338659e+17f,
+                    -4.97338659e+17f, -4.97338659e+17f, -4.97338659e+17f, -4.97338659e+17f, 4.6090931e+24f,
+                    1.41531145e-43f, 0.0f});
     const Matrix k(4, 3, std::vector<float>(12, -6.0f)), v(4, 2, std::vector<float>(8, -6.0f));
     const bool causal = GENERATE(false, true);
     const int key_tile = GENERATE(1, 54, kDefaultKeyTile);
@@ -151,7 +160,8 @@ TEST_CASE("values near FLT_MAX give a finite weighted mean, as the formula does"
     for (std::size_t e = 0; e < expected.values.size(); ++e) {
         CAPTURE(e);
         REQUIRE(std::isfinite(actual.values[e]));
-        REQUIRE_THAT(actual.values[e], WithinRel(static_cast<double>(expected.values[e]), 1e-5) || WithinAbs(expected.values[e], 3e33));
+        REQUIRE_THAT(actual.values[e], WithinRel(static_cast<double>(expected.values[e]), 1e-5) ||
+                                           WithinAbs(expected.values[e], 3e33));
     }
 }
 
@@ -175,8 +185,8 @@ TEST_CASE("the smallest allowed scale weighs every visible key equally", "[fused
 }
 
 TEST_CASE("every scale mode gives the formula's output on the fast path", "[fused][fast][scale]") {
-    const Scale scale = GENERATE(Scale::inverse_sqrt_d(), Scale::inverse_d(), Scale::none(), Scale::custom(0.01),
-                                 Scale::custom(3.0));
+    const Scale scale = GENERATE(Scale::inverse_sqrt_d(), Scale::inverse_d(), Scale::none(),
+                                 Scale::custom(0.01), Scale::custom(3.0));
     CAPTURE(scale_name(scale));
     const Matrix q = random_matrix(70, 12, 71), k = random_matrix(70, 12, 72), v = random_matrix(70, 9, 73);
     for (bool causal : {false, true}) {
@@ -192,6 +202,8 @@ TEST_CASE("a key tile below 1 is rejected before any work, naming the argument",
     const Matrix q = random_matrix(4, 3, 81), k = random_matrix(4, 3, 82), v = random_matrix(4, 2, 83);
     const int key_tile = GENERATE(0, -1, -1000);
     CAPTURE(key_tile);
-    const std::string message = test_support::invalid_argument_message([&] { fused(q, k, v, Scale::none(), false, key_tile); });
-    REQUIRE(test_support::contains(message, "key_tile = " + std::to_string(key_tile) + " must be at least 1"));
+    const std::string message =
+        test_support::invalid_argument_message([&] { fused(q, k, v, Scale::none(), false, key_tile); });
+    REQUIRE(
+        test_support::contains(message, "key_tile = " + std::to_string(key_tile) + " must be at least 1"));
 }

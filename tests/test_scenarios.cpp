@@ -37,26 +37,33 @@ TEST_CASE("the equivalence inputs are the tutorial's seed-0 q, k, v", "[scenario
     const auto expected = fixture("equivalence.json");
     const EquivalenceInputs inputs = tutorial_equivalence_inputs();
     for (const char* name : {"q", "k", "v"}) {
-        const auto& mine = std::string(name) == "q" ? inputs.q : std::string(name) == "k" ? inputs.k : inputs.v;
-        const double difference = max_abs_difference(flatten(mine), expected.at(name).get<std::vector<float>>());
+        const auto& mine = std::string(name) == "q"   ? inputs.q
+                           : std::string(name) == "k" ? inputs.k
+                                                      : inputs.v;
+        const double difference =
+            max_abs_difference(flatten(mine), expected.at(name).get<std::vector<float>>());
         CAPTURE(name, difference);
         REQUIRE(difference < 1e-6);
     }
 }
 
-TEST_CASE("the formula, the fused kernel and the float64 reference all equal PyTorch's attention", "[scenarios][equivalence][torch]") {
+TEST_CASE("the formula, the fused kernel and the float64 reference all equal PyTorch's attention",
+          "[scenarios][equivalence][torch]") {
     const auto expected = fixture("equivalence.json");
     const bool causal = GENERATE(false, true);
     CAPTURE(causal);
-    const auto torch_output = expected.at(causal ? "torch_out_causal_true" : "torch_out_causal_false").get<std::vector<float>>();
+    const auto torch_output =
+        expected.at(causal ? "torch_out_causal_true" : "torch_out_causal_false").get<std::vector<float>>();
     const EquivalenceCase result = check_equivalence(tutorial_equivalence_inputs(), causal, torch_output);
-    WARN(equivalence_line(result) << "  fused " << result.formula_vs_fused << "  float64 " << result.formula_vs_f64);
+    WARN(equivalence_line(result) << "  fused " << result.formula_vs_fused << "  float64 "
+                                  << result.formula_vs_f64);
     REQUIRE(result.has_torch);
     REQUIRE(result.formula_vs_torch < 2e-6);
     REQUIRE(result.formula_vs_fused < 2e-6);
     REQUIRE(result.formula_vs_f64 < 2e-6);
     REQUIRE(result.ok());
-    REQUIRE(contains(equivalence_line(result), causal ? "causal=True   max|mine - torch| = " : "causal=False  max|mine - torch| = "));
+    REQUIRE(contains(equivalence_line(result),
+                     causal ? "causal=True   max|mine - torch| = " : "causal=False  max|mine - torch| = "));
 }
 
 TEST_CASE("a wrong PyTorch output is reported as a mismatch", "[scenarios][equivalence]") {
@@ -65,18 +72,23 @@ TEST_CASE("a wrong PyTorch output is reported as a mismatch", "[scenarios][equiv
     const EquivalenceCase result = check_equivalence(inputs, false, wrong);
     REQUIRE_FALSE(result.ok());
     REQUIRE(contains(equivalence_line(result), "MISMATCH"));
-    std::vector<float> poisoned = fixture("equivalence.json").at("torch_out_causal_false").get<std::vector<float>>();
+    std::vector<float> poisoned =
+        fixture("equivalence.json").at("torch_out_causal_false").get<std::vector<float>>();
     poisoned[700] = std::numeric_limits<float>::quiet_NaN();
     REQUIRE_FALSE(check_equivalence(inputs, false, poisoned).ok());
-    REQUIRE(contains(invalid_argument_message([&] { check_equivalence(inputs, false, std::vector<float>(5)); }), "expected 1024"));
+    REQUIRE(
+        contains(invalid_argument_message([&] { check_equivalence(inputs, false, std::vector<float>(5)); }),
+                 "expected 1024"));
     EquivalenceInputs ragged = inputs;
     ragged.q[1] = Matrix(15, 32);
     ragged.k[1] = Matrix(15, 32);
     ragged.v[1] = Matrix(15, 32);
-    REQUIRE(contains(invalid_argument_message([&] { check_equivalence(ragged, false, wrong); }), "batch 1 has another shape"));
+    REQUIRE(contains(invalid_argument_message([&] { check_equivalence(ragged, false, wrong); }),
+                     "batch 1 has another shape"));
 }
 
-TEST_CASE("the attention map's weights equal PyTorch's for every text, seed and width", "[scenarios][map][torch]") {
+TEST_CASE("the attention map's weights equal PyTorch's for every text, seed and width",
+          "[scenarios][map][torch]") {
     const auto cases = fixture("attention_map.json").at("cases");
     double worst = 0;
     for (const auto& expected : cases) {
@@ -89,7 +101,8 @@ TEST_CASE("the attention map's weights equal PyTorch's for every text, seed and 
         const MapInputs inputs = map_inputs(recipe);
         REQUIRE(static_cast<int>(inputs.tokens.size()) == expected.at("T").get<int>());
         const Intermediates head = formula(inputs.q, inputs.k, inputs.v, Scale::inverse_sqrt_d(), causal);
-        const double difference = max_abs_difference(head.weights.values, expected.at("weights").get<std::vector<float>>());
+        const double difference =
+            max_abs_difference(head.weights.values, expected.at("weights").get<std::vector<float>>());
         // 1e-6 up to d = 32 (the tutorial's d = 24 map differs by 4.5e-7). Wider heads have
         // larger scores, and torch's own float32 sgemm then strays further from the exact
         // answer: at d = 64 torch differs from a float64 evaluation by 1.2e-6, we by 2.6e-7.
@@ -101,7 +114,8 @@ TEST_CASE("the attention map's weights equal PyTorch's for every text, seed and 
     WARN("attention map: max |ours - torch| over " << cases.size() << " cases = " << worst);
 }
 
-TEST_CASE("the scale demo reproduces the tutorial's curve and its d = 256 numbers", "[scenarios][scale][torch]") {
+TEST_CASE("the scale demo reproduces the tutorial's curve and its d = 256 numbers",
+          "[scenarios][scale][torch]") {
     const auto expected = fixture("scale_demo.json");
     const ScaleStudy study = scale_study(ScaleStudyOptions{});
     REQUIRE(study.options.widths == expected.at("widths").get<std::vector<int>>());
@@ -122,11 +136,14 @@ TEST_CASE("the results file's d = 256 numbers come from a fresh seed-0 draw", "[
     ScaleStudyOptions fresh;
     fresh.widths = {256};
     const ScaleStudy study = scale_study(fresh);
-    REQUIRE_THAT(study.series[0].peak_mean[0], WithinAbs(expected.at("peak_unscaled_d256").get<double>(), 1e-4));
-    REQUIRE_THAT(study.series[1].peak_mean[0], WithinAbs(expected.at("peak_scaled_d256").get<double>(), 1e-4));
+    REQUIRE_THAT(study.series[0].peak_mean[0],
+                 WithinAbs(expected.at("peak_unscaled_d256").get<double>(), 1e-4));
+    REQUIRE_THAT(study.series[1].peak_mean[0],
+                 WithinAbs(expected.at("peak_scaled_d256").get<double>(), 1e-4));
 }
 
-TEST_CASE("averaged over many draws the scale study matches the known statistics", "[scenarios][scale][property]") {
+TEST_CASE("averaged over many draws the scale study matches the known statistics",
+          "[scenarios][scale][property]") {
     // Independent reference (many draws, T = 64, no mask): with 1/sqrt(d) the mean peak is
     // about 0.107 at every width; unscaled it climbs from about 0.27 (d = 4) to about 0.90
     // (d = 256); with 1/d it falls toward uniform, 1/64.
@@ -157,19 +174,29 @@ TEST_CASE("a causal scale study makes the first rows peakier than an unmasked on
 
 TEST_CASE("text splits into characters like Python's list(text), or into words", "[scenarios][tokens]") {
     REQUIRE(tokenize("To be, or not", TokenMode::characters).size() == 13);
-    REQUIRE(tokenize("To be, or not", TokenMode::words) == std::vector<std::string>{"To", "be", ",", "or", "not"});
-    REQUIRE(tokenize("naïve 東京🙂", TokenMode::characters) == std::vector<std::string>{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"});
-    REQUIRE(tokenize("naïve 東京, don't", TokenMode::words) == std::vector<std::string>{"naïve", "東京", ",", "don't"});
+    REQUIRE(tokenize("To be, or not", TokenMode::words) ==
+            std::vector<std::string>{"To", "be", ",", "or", "not"});
+    REQUIRE(tokenize("naïve 東京🙂", TokenMode::characters) ==
+            std::vector<std::string>{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"});
+    REQUIRE(tokenize("naïve 東京, don't", TokenMode::words) ==
+            std::vector<std::string>{"naïve", "東京", ",", "don't"});
     REQUIRE(tokenize("  \t ", TokenMode::words).empty());
-    REQUIRE(tokenize("Bonjour\u202F!\u205Fok\u1680x", TokenMode::words) == std::vector<std::string>{"Bonjour", "!", "ok", "x"});
-    REQUIRE(contains(invalid_argument_message([] { tokenize("ab\xC3", TokenMode::characters); }), "not valid UTF-8 at byte 2"));
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xFFx", TokenMode::words); }), "not valid UTF-8 at byte 0"));
-    REQUIRE(contains(invalid_argument_message([] { tokenize("a\xC0\xAF", TokenMode::characters); }), "not valid UTF-8 at byte 1"));      // overlong '/'
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xED\xA0\x80", TokenMode::characters); }), "not valid UTF-8 at byte 0"));  // a surrogate
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xF4\x90\x80\x80", TokenMode::words); }), "not valid UTF-8 at byte 0"));  // past U+10FFFF
+    REQUIRE(tokenize("Bonjour\u202F!\u205Fok\u1680x", TokenMode::words) ==
+            std::vector<std::string>{"Bonjour", "!", "ok", "x"});
+    REQUIRE(contains(invalid_argument_message([] { tokenize("ab\xC3", TokenMode::characters); }),
+                     "not valid UTF-8 at byte 2"));
+    REQUIRE(contains(invalid_argument_message([] { tokenize("\xFFx", TokenMode::words); }),
+                     "not valid UTF-8 at byte 0"));
+    REQUIRE(contains(invalid_argument_message([] { tokenize("a\xC0\xAF", TokenMode::characters); }),
+                     "not valid UTF-8 at byte 1"));  // overlong '/'
+    REQUIRE(contains(invalid_argument_message([] { tokenize("\xED\xA0\x80", TokenMode::characters); }),
+                     "not valid UTF-8 at byte 0"));  // a surrogate
+    REQUIRE(contains(invalid_argument_message([] { tokenize("\xF4\x90\x80\x80", TokenMode::words); }),
+                     "not valid UTF-8 at byte 0"));  // past U+10FFFF
 }
 
-TEST_CASE("the same token at two positions gets identical queries until positions are added", "[scenarios][map]") {
+TEST_CASE("the same token at two positions gets identical queries until positions are added",
+          "[scenarios][map]") {
     MapRecipe recipe;
     recipe.text = "the cat saw the dog";
     recipe.tokens = TokenMode::words;
@@ -180,7 +207,9 @@ TEST_CASE("the same token at two positions gets identical queries until position
     recipe.positional = true;
     const MapInputs positioned = map_inputs(recipe);
     double difference = 0;
-    for (int c = 0; c < recipe.d; ++c) difference = std::max(difference, static_cast<double>(std::fabs(positioned.q.at(0, c) - positioned.q.at(3, c))));
+    for (int c = 0; c < recipe.d; ++c)
+        difference = std::max(difference,
+                              static_cast<double>(std::fabs(positioned.q.at(0, c) - positioned.q.at(3, c))));
     REQUIRE(difference > 0.1);
 }
 

@@ -24,7 +24,8 @@ inline attention::Matrix random_matrix(int rows, int cols, unsigned seed, float 
 template <typename A, typename B>
 double max_abs_difference(const A& a, const B& b) {
     double largest = 0.0;
-    for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+    for (std::size_t i = 0; i < a.size(); ++i)
+        largest = std::max(largest, std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
     return largest;
 }
 
@@ -39,6 +40,8 @@ std::string invalid_argument_message(F&& f) {
     return "";
 }
 
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 }  // namespace test_support

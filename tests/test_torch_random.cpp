@@ -75,11 +75,13 @@ TEST_CASE("randn matches torch.randn for every seed and shape, draw after draw",
         REQUIRE(actual.size() == expected.size());
         double largest = 0.0;
         for (std::size_t i = 0; i < expected.size(); ++i) {
-            const double difference = std::fabs(static_cast<double>(actual[i]) - static_cast<double>(expected[i]));
+            const double difference =
+                std::fabs(static_cast<double>(actual[i]) - static_cast<double>(expected[i]));
             largest = std::max(largest, difference);
             if (difference > kTolerance) {  // only pay for a matcher (and a message) on failure
                 CAPTURE(i);
-                REQUIRE_THAT(static_cast<double>(actual[i]), Catch::Matchers::WithinAbs(static_cast<double>(expected[i]), kTolerance));
+                REQUIRE_THAT(static_cast<double>(actual[i]),
+                             Catch::Matchers::WithinAbs(static_cast<double>(expected[i]), kTolerance));
             }
         }
         double& path_max = expected.size() < 16 ? small_path_max : block_path_max;
@@ -107,7 +109,8 @@ TEST_CASE("randn(0) is empty and leaves the stream where it was", "[torch_random
     REQUIRE(drawn_nothing.randn(33) == untouched.randn(33));
 }
 
-TEST_CASE("randn(1) for seed 5489 is Box-Muller on the standard mt19937's first four outputs", "[torch_random]") {
+TEST_CASE("randn(1) for seed 5489 is Box-Muller on the standard mt19937's first four outputs",
+          "[torch_random]") {
     // 3499211612 is the well-known first output of mt19937 with its default seed 5489.
     std::mt19937 reference(5489U);
     const std::uint64_t words[4] = {reference(), reference(), reference(), reference()};
@@ -115,7 +118,8 @@ TEST_CASE("randn(1) for seed 5489 is Box-Muller on the standard mt19937's first 
 
     // torch: 53-bit uniforms from (first << 32 | second); the first uniform is the angle.
     const auto uniform = [](std::uint64_t high, std::uint64_t low) {
-        return static_cast<double>(((high << 32) | low) & ((std::uint64_t{1} << 53) - 1)) / 9007199254740992.0;
+        return static_cast<double>(((high << 32) | low) & ((std::uint64_t{1} << 53) - 1)) /
+               9007199254740992.0;
     };
     const double angle = 2.0 * 3.14159265358979323846 * uniform(words[0], words[1]);
     const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform(words[2], words[3])));
@@ -123,6 +127,8 @@ TEST_CASE("randn(1) for seed 5489 is Box-Muller on the standard mt19937's first 
     TorchGenerator generator(5489);
     const std::vector<float> first = generator.randn(1);
     const std::vector<float> second = generator.randn(1);  // the cached partner
-    REQUIRE_THAT(static_cast<double>(first.at(0)), Catch::Matchers::WithinAbs(radius * std::cos(angle), kTolerance));
-    REQUIRE_THAT(static_cast<double>(second.at(0)), Catch::Matchers::WithinAbs(radius * std::sin(angle), kTolerance));
+    REQUIRE_THAT(static_cast<double>(first.at(0)),
+                 Catch::Matchers::WithinAbs(radius * std::cos(angle), kTolerance));
+    REQUIRE_THAT(static_cast<double>(second.at(0)),
+                 Catch::Matchers::WithinAbs(radius * std::sin(angle), kTolerance));
 }

@@ -25,12 +25,19 @@ async function onnxRuntimeWeb(d) {
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
   const sessions = {};
   for (const causal of [false, true])
-    sessions[causal] = await ort.InferenceSession.create(attentionModel({ d, causal, scale: 1 / Math.sqrt(d) }), options);
+    sessions[causal] = await ort.InferenceSession.create(
+      attentionModel({ d, causal, scale: 1 / Math.sqrt(d) }),
+      options,
+    );
   return {
     name: 'onnxruntime-web (wasm)',
     async run(q, k, v, T, dIn, causal) {
       const shape = [1, 1, T, dIn];
-      const feeds = { Q: new ort.Tensor('float32', q, shape), K: new ort.Tensor('float32', k, shape), V: new ort.Tensor('float32', v, shape) };
+      const feeds = {
+        Q: new ort.Tensor('float32', q, shape),
+        K: new ort.Tensor('float32', k, shape),
+        V: new ort.Tensor('float32', v, shape),
+      };
       const { Y } = await sessions[causal].run(feeds);
       return Y.data;
     },
@@ -41,7 +48,7 @@ async function tensorflowWasm() {
   tf.wasm.setWasmPaths('/bench/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
   await tf.setBackend('wasm');
   await tf.ready();
-  const masks = new Map();  // T -> (T, T) tensor: 0 where visible, -inf above the diagonal; freed per T
+  const masks = new Map(); // T -> (T, T) tensor: 0 where visible, -inf above the diagonal; freed per T
   const causalMask = (T) => {
     if (!masks.has(T)) {
       const mask = new Float32Array(T * T);
@@ -53,10 +60,13 @@ async function tensorflowWasm() {
   return {
     name: 'tfjs (wasm)',
     run(q, k, v, T, d, causal) {
-      const mask = causal ? causalMask(T) : null;  // built once per T, outside the timing
+      const mask = causal ? causalMask(T) : null; // built once per T, outside the timing
       const output = tf.tidy(() => {
         // The explicit transpose: matMul(q, k, false, true) is several times slower here.
-        let scores = tf.mul(tf.matMul(tf.tensor2d(q, [T, d]), tf.transpose(tf.tensor2d(k, [T, d]))), 1 / Math.sqrt(d));
+        let scores = tf.mul(
+          tf.matMul(tf.tensor2d(q, [T, d]), tf.transpose(tf.tensor2d(k, [T, d]))),
+          1 / Math.sqrt(d),
+        );
         if (mask) scores = tf.add(scores, mask);
         return tf.matMul(tf.softmax(scores), tf.tensor2d(v, [T, d]));
       });
@@ -102,7 +112,12 @@ async function warmUp(implementations, d) {
 // options: { lengths, d, budgetMs }. Returns { peakGflops, userAgent, results }.
 window.benchmark = async ({ lengths, d, budgetMs }) => {
   const peakGflops = await wasmPeakGflops();
-  const implementations = [await ours(), await onnxRuntimeWeb(d), await tensorflowWasm(), plainJavaScript()];
+  const implementations = [
+    await ours(),
+    await onnxRuntimeWeb(d),
+    await tensorflowWasm(),
+    plainJavaScript(),
+  ];
   await warmUp(implementations, d);
   const results = [];
   for (const T of lengths) {
@@ -112,8 +127,13 @@ window.benchmark = async ({ lengths, d, budgetMs }) => {
       for (const implementation of implementations) {
         const row = { T, causal, name: implementation.name, flops: flopCount(T, d, causal) };
         try {
-          row.maxDiff = maxAbsDifference(await implementation.run(q, k, v, T, d, causal), reference);
-          row.ms = await medianMsPerCall(() => implementation.run(q, k, v, T, d, causal), { budgetMs });
+          row.maxDiff = maxAbsDifference(
+            await implementation.run(q, k, v, T, d, causal),
+            reference,
+          );
+          row.ms = await medianMsPerCall(() => implementation.run(q, k, v, T, d, causal), {
+            budgetMs,
+          });
         } catch (error) {
           row.failed = String(error.message ?? error).split('\n')[0];
         }

@@ -6,8 +6,10 @@
 // own message, so callers handle bad input with try/catch like any other JS error.
 
 export async function loadCore(factory = globalThis.AttentionCore) {
-  if (typeof factory !== 'function') throw new Error('the WebAssembly module (attention-core.js) did not load');
-  if (typeof WebAssembly !== 'object') throw new Error('this browser has WebAssembly turned off or unsupported');
+  if (typeof factory !== 'function')
+    throw new Error('the WebAssembly module (attention-core.js) did not load');
+  if (typeof WebAssembly !== 'object')
+    throw new Error('this browser has WebAssembly turned off or unsupported');
   return wrap(await startWithoutFetch(factory));
 }
 
@@ -18,8 +20,12 @@ export async function loadCore(factory = globalThis.AttentionCore) {
 // releases skip fetch for data: URLs on their own, and this then changes nothing.
 function startWithoutFetch(factory) {
   const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  if (!descriptor || !descriptor.configurable) return factory();
-  Object.defineProperty(globalThis, 'fetch', { configurable: true, writable: true, value: undefined });
+  if (!descriptor?.configurable) return factory();
+  Object.defineProperty(globalThis, 'fetch', {
+    configurable: true,
+    writable: true,
+    value: undefined,
+  });
   try {
     return factory();
   } finally {
@@ -62,8 +68,19 @@ export function wrap(module) {
     },
 
     // The tutorial's map recipe for any text, then the formula with every intermediate.
-    attentionMap({ text, tokens = 'chars', d = 24, seed = 1, vectors = 'position', pos = false, scale = 'sqrt', causal = true }) {
-      return unwrap(module.attentionMap(text, tokens, d, seed, vectors, pos, ...scaleArguments(scale), causal));
+    attentionMap({
+      text,
+      tokens = 'chars',
+      d = 24,
+      seed = 1,
+      vectors = 'position',
+      pos = false,
+      scale = 'sqrt',
+      causal = true,
+    }) {
+      return unwrap(
+        module.attentionMap(text, tokens, d, seed, vectors, pos, ...scaleArguments(scale), causal),
+      );
     },
 
     // Peak weight and entropy against head width, for none, 1/√d and 1/d.

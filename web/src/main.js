@@ -37,8 +37,10 @@ async function start() {
   try {
     core = await loadCore();
   } catch (error) {
-    showBanner(`The live figures could not start: ${error.message}. The explanation below is all here; ` +
-      'the figures need a browser with WebAssembly enabled.');
+    showBanner(
+      `The live figures could not start: ${error.message}. The explanation below is all here; ` +
+        'the figures need a browser with WebAssembly enabled.',
+    );
     return;
   }
   document.documentElement.classList.add('live');
@@ -47,8 +49,9 @@ async function start() {
 
   store.start();
   // The map first: it is the figure people come for, and the store's result is ready for it.
-  const slots = [...document.querySelectorAll('[data-figure]')].sort((a, b) =>
-    Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'));
+  const slots = [...document.querySelectorAll('[data-figure]')].sort(
+    (a, b) => Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'),
+  );
   for (const slot of slots) {
     const figure = FIGURES[slot.dataset.figure];
     try {
@@ -64,7 +67,9 @@ async function start() {
 // Errors that escape a handler still get a visible, human message instead of a silent console.
 window.addEventListener('unhandledrejection', (event) => {
   event.preventDefault();
-  showBanner(`Something went wrong: ${event.reason && event.reason.message ? event.reason.message : event.reason}`);
+  showBanner(
+    `Something went wrong: ${event.reason?.message ? event.reason.message : event.reason}`,
+  );
 });
 
 start();

@@ -7,15 +7,15 @@ import { CHECKS, parseHash, serializeHash } from './state.js';
 export function createMapStore(core, { hash = '', onHashWrite = () => {} } = {}) {
   const parsed = parseHash(hash);
   let state = parsed.state;
-  let pending = null;           // state waiting for the next frame
+  let pending = null; // state waiting for the next frame
   let frame = 0;
-  let fieldErrors = {};         // field -> message from the page's own checks
-  let coreError = null;         // the core's message for the last computation, if it failed
+  let fieldErrors = {}; // field -> message from the page's own checks
+  let coreError = null; // the core's message for the last computation, if it failed
   const snapshot = {
     state,
-    result: null,               // last good core.attentionMap() result
-    errors: {},                 // field -> message, shown beside that field's control
-    notices: parsed.messages,   // messages about the link itself
+    result: null, // last good core.attentionMap() result
+    errors: {}, // field -> message, shown beside that field's control
+    notices: parsed.messages, // messages about the link itself
     computeMs: 0,
   };
   const listeners = new Set();

@@ -16,17 +16,18 @@ export const DEFAULT_STATE = Object.freeze({
 });
 
 export const LIMITS = Object.freeze({
-  maxTextLength: 4000,  // characters; the core's own limit is on tokens (1024)
+  maxTextLength: 4000, // characters; the core's own limit is on tokens (1024)
   minWidth: 1,
   maxWidth: 512,
-  maxSeed: Number.MAX_SAFE_INTEGER,  // torch accepts up to 2^64-1 but uses the low 32 bits
+  maxSeed: Number.MAX_SAFE_INTEGER, // torch accepts up to 2^64-1 but uses the low 32 bits
   minScale: 0.001,
   maxScale: 1000,
 });
 
 function wholeNumber(raw, name, low, high) {
   const text = String(raw).trim();
-  if (!/^[+]?\d+$/.test(text)) return { error: `${name} must be a whole number from ${low} to ${high}.` };
+  if (!/^[+]?\d+$/.test(text))
+    return { error: `${name} must be a whole number from ${low} to ${high}.` };
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < low || value > high) {
     return { error: `${name} must be a whole number from ${low} to ${high}.` };
@@ -35,7 +36,9 @@ function wholeNumber(raw, name, low, high) {
 }
 
 function oneOf(raw, name, choices) {
-  return choices.includes(raw) ? { value: raw } : { error: `${name} must be one of: ${choices.join(', ')}.` };
+  return choices.includes(raw)
+    ? { value: raw }
+    : { error: `${name} must be one of: ${choices.join(', ')}.` };
 }
 
 function flag(raw, name) {
@@ -49,7 +52,9 @@ export function checkScale(raw) {
   const text = String(raw).trim();
   const value = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(value) || value < LIMITS.minScale || value > LIMITS.maxScale) {
-    return { error: `scale must be sqrt, d, none, or a number from ${LIMITS.minScale} to ${LIMITS.maxScale}.` };
+    return {
+      error: `scale must be sqrt, d, none, or a number from ${LIMITS.minScale} to ${LIMITS.maxScale}.`,
+    };
   }
   return { value };
 }
@@ -58,7 +63,9 @@ export function checkText(raw) {
   const text = String(raw);
   if (text.trim() === '') return { error: 'Type some text: the map needs at least one token.' };
   if (text.length > LIMITS.maxTextLength) {
-    return { error: `Text is limited to ${LIMITS.maxTextLength} characters (this has ${text.length}).` };
+    return {
+      error: `Text is limited to ${LIMITS.maxTextLength} characters (this has ${text.length}).`,
+    };
   }
   return { value: text };
 }
@@ -86,7 +93,9 @@ export function parseHash(hash) {
     const raw = params.get(key);
     const checked = CHECKS[key](raw);
     if ('error' in checked) {
-      messages.push(`The link's ${key}=“${shorten(raw)}” was not used: ${checked.error} Showing ${key}=${serializeValue(DEFAULT_STATE[key])}.`);
+      messages.push(
+        `The link's ${key}=“${shorten(raw)}” was not used: ${checked.error} Showing ${key}=${serializeValue(DEFAULT_STATE[key])}.`,
+      );
     } else {
       state[key] = checked.value;
     }
@@ -103,9 +112,9 @@ function serializeValue(value) {
 export function serializeHash(state) {
   const params = new URLSearchParams();
   for (const key of Object.keys(CHECKS)) params.set(key, serializeValue(state[key]));
-  return '#' + params.toString().replace(/\+/g, '%20');
+  return `#${params.toString().replace(/\+/g, '%20')}`;
 }
 
 function shorten(text, length = 40) {
-  return text.length > length ? text.slice(0, length) + '…' : text;
+  return text.length > length ? `${text.slice(0, length)}…` : text;
 }

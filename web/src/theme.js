@@ -8,7 +8,7 @@ function storedTheme() {
   try {
     return localStorage.getItem('theme');
   } catch {
-    return null;  // storage can be disabled (privacy settings, some file:// setups)
+    return null; // storage can be disabled (privacy settings, some file:// setups)
   }
 }
 

@@ -13,12 +13,20 @@ const chromium = useChromium();
 const browserOf = chromium.browser;
 
 async function openPage({ width, colorScheme }) {
-  const page = await browserOf().newPage({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
+  const page = await browserOf().newPage({
+    viewport: { width, height: 900 },
+    colorScheme,
+    reducedMotion: 'reduce',
+  });
   const problems = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP: ${event.violatedDirective}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP: ${event.violatedDirective}`),
+    );
   });
   await page.goto(chromium.url());
   await page.waitForSelector('#map-table table');
@@ -32,8 +40,16 @@ async function openPage({ width, colorScheme }) {
 // page.evaluate runs through the DevTools protocol, so injecting axe is not blocked by the CSP.
 async function axeViolations(page) {
   await page.evaluate(`${axeSource}\n;0`);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+  const results = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ['violations'] }),
+  );
+  return results.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')})`,
+  );
 }
 
 for (const colorScheme of ['light', 'dark']) {
@@ -63,18 +79,39 @@ test('keyboard only: every control is reachable by Tab, visibly focused, and ope
       if (!element || element === document.body) return null;
       const style = getComputedStyle(element);
       const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
-      return { id: element.id, tag: element.tagName, text: (element.textContent || '').trim().slice(0, 40), ring };
+      return {
+        id: element.id,
+        tag: element.tagName,
+        text: (element.textContent || '').trim().slice(0, 40),
+        ring,
+      };
     });
     if (!stop) break;
     if (stops.length && JSON.stringify(stops[0]) === JSON.stringify(stop)) break;
     stops.push(stop);
   }
   const ids = stops.map((stop) => stop.id);
-  for (const id of ['map-text', 'map-tokens', 'map-d', 'map-seed', 'map-scale', 'map-vectors', 'map-causal', 'map-pos', 'theme-toggle']) {
+  for (const id of [
+    'map-text',
+    'map-tokens',
+    'map-d',
+    'map-seed',
+    'map-scale',
+    'map-vectors',
+    'map-causal',
+    'map-pos',
+    'theme-toggle',
+  ]) {
     assert.ok(ids.includes(id), `#${id} is not reachable by Tab`);
   }
   const texts = stops.map((stop) => stop.text).join(' | ');
-  for (const label of ['Remove the causal mask', 'The same token at two positions', 'No scaling at d = 512', 'Show numbers', 'Run the check again']) {
+  for (const label of [
+    'Remove the causal mask',
+    'The same token at two positions',
+    'No scaling at d = 512',
+    'Show numbers',
+    'Run the check again',
+  ]) {
     assert.ok(texts.includes(label), `"${label}" is not reachable by Tab`);
   }
   const unringed = stops.filter((stop) => !stop.ring);

@@ -16,7 +16,9 @@ const chromium = useChromium();
 async function withPage(base, hash, body, { width = 1280 } = {}) {
   const page = await chromium.browser().newPage({ viewport: { width, height: 900 } });
   const problems = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -27,7 +29,7 @@ async function withPage(base, hash, body, { width = 1280 } = {}) {
     await page.goto(base + hash);
     await page.waitForSelector('#map-table table');
     await body(page);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate(() => document.body.textContent);
     assert.doesNotMatch(text, /\bNaN\b|\bundefined\b/, 'the page shows NaN or undefined');
     assert.deepEqual(problems, []);
   } finally {
@@ -39,11 +41,15 @@ async function withPage(base, hash, body, { width = 1280 } = {}) {
 function readMap(page) {
   return page.evaluate(() => {
     const rows = [...document.querySelectorAll('#map-table tbody tr')];
-    const header = [...document.querySelectorAll('#map-table thead th')].map((th) => th.textContent);
+    const header = [...document.querySelectorAll('#map-table thead th')].map(
+      (th) => th.textContent,
+    );
     const T = rows.length;
     return {
       tokens: header.slice(1, 1 + T),
-      weights: rows.map((row) => [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent))),
+      weights: rows.map((row) =>
+        [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent)),
+      ),
     };
   });
 }
@@ -53,11 +59,15 @@ async function changeAndWait(page, action) {
   await action();
   await page.waitForFunction((previous) => {
     const rows = [...document.querySelectorAll('#map-table tbody tr')];
-    const header = [...document.querySelectorAll('#map-table thead th')].map((th) => th.textContent);
+    const header = [...document.querySelectorAll('#map-table thead th')].map(
+      (th) => th.textContent,
+    );
     const T = rows.length;
     const now = JSON.stringify({
       tokens: header.slice(1, 1 + T),
-      weights: rows.map((row) => [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent))),
+      weights: rows.map((row) =>
+        [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent)),
+      ),
     });
     return now !== previous;
   }, before);
@@ -66,7 +76,11 @@ async function changeAndWait(page, action) {
 
 function upperTriangleSum(weights) {
   let sum = 0;
-  weights.forEach((row, i) => row.forEach((w, j) => { if (j > i) sum += w; }));
+  weights.forEach((row, i) => {
+    row.forEach((w, j) => {
+      if (j > i) sum += w;
+    });
+  });
   return sum;
 }
 
@@ -85,7 +99,10 @@ for (const [scheme, base] of Object.entries(bases)) {
         for (let i = 0; i < T; i++) {
           for (let j = 0; j < T; j++) {
             const torch = tutorialMap.weights[i * T + j];
-            assert.ok(Math.abs(map.weights[i][j] - torch) <= 0.0005 + 1e-6, `cell ${i},${j}: ${map.weights[i][j]} vs ${torch}`);
+            assert.ok(
+              Math.abs(map.weights[i][j] - torch) <= 0.0005 + 1e-6,
+              `cell ${i},${j}: ${map.weights[i][j]} vs ${torch}`,
+            );
           }
         }
         const label = await page.getAttribute('.map-canvas', 'aria-label');
@@ -104,7 +121,9 @@ for (const [scheme, base] of Object.entries(bases)) {
     test('the scale chart in tutorial mode shows 0.88 unscaled and 0.11 scaled at d = 256', async () => {
       await withPage(base(), '', async (page) => {
         await page.locator('#scale').scrollIntoViewIfNeeded();
-        await page.waitForFunction(() => /0\.88/.test(document.querySelector('[data-figure="scale"]').textContent));
+        await page.waitForFunction(() =>
+          /0\.88/.test(document.querySelector('[data-figure="scale"]').textContent),
+        );
         const text = await page.textContent('[data-figure="scale"]');
         assert.match(text, /0\.88/);
         assert.match(text, /0\.11/);
@@ -142,13 +161,18 @@ describe('controls, experiments and links (over http)', () => {
       const unscaledPeak = map.weights.reduce((sum, row) => sum + Math.max(...row), 0);
       map = await changeAndWait(page, () => page.selectOption('#map-scale', 'd'));
       const inverseDPeak = map.weights.reduce((sum, row) => sum + Math.max(...row), 0);
-      assert.ok(inverseDPeak < unscaledPeak, 'dividing by d spreads attention compared with no scaling');
+      assert.ok(
+        inverseDPeak < unscaledPeak,
+        'dividing by d spreads attention compared with no scaling',
+      );
       map = await changeAndWait(page, () => page.selectOption('#map-scale', 'custom'));
       assert.equal(await page.isVisible('#map-factor'), true);
-      await changeAndWait(page, () => page.$eval('#map-factor', (slider) => {
-        slider.value = '0.5';  // log10 of the factor
-        slider.dispatchEvent(new Event('input', { bubbles: true }));
-      }));
+      await changeAndWait(page, () =>
+        page.$eval('#map-factor', (slider) => {
+          slider.value = '0.5'; // log10 of the factor
+          slider.dispatchEvent(new Event('input', { bubbles: true }));
+        }),
+      );
       assert.match(page.url(), /scale=3\.16/);
       map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'token'));
       map = await changeAndWait(page, () => page.check('#map-pos'));
@@ -157,7 +181,8 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('a shared link restores every field, and the state round-trips through the URL', async () => {
-    const hash = '#text=the%20cat%20sat&tokens=words&d=16&seed=42&causal=0&scale=none&vectors=token&pos=1';
+    const hash =
+      '#text=the%20cat%20sat&tokens=words&d=16&seed=42&causal=0&scale=none&vectors=token&pos=1';
     await withPage(url(), hash, async (page) => {
       assert.equal(await page.inputValue('#map-text'), 'the cat sat');
       assert.equal(await page.inputValue('#map-tokens'), 'words');
@@ -224,15 +249,24 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('the page works at phone width without horizontal scrolling', async () => {
-    await withPage(url(), '', async (page) => {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
-    }, { width: 360 });
+    await withPage(
+      url(),
+      '',
+      async (page) => {
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+      },
+      { width: 360 },
+    );
   });
 
   test('without WebAssembly a banner explains it and the narrative stays', async () => {
     const page = await chromium.browser().newPage();
-    await page.addInitScript(() => { delete window.WebAssembly; });
+    await page.addInitScript(() => {
+      delete window.WebAssembly;
+    });
     await page.goto(url());
     await page.waitForSelector('#banner:not([hidden])');
     assert.match(await page.textContent('#banner'), /WebAssembly/);

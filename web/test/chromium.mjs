@@ -6,15 +6,26 @@ import { serve } from '../../scripts/serve.mjs';
 
 export const root = new URL('../../', import.meta.url);
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 // Returns { browser(), url(hash) }, valid once the file's before() hook has run.
 export function useChromium() {
   let browser;
   let server;
   before(async () => {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: FLAGS,
+    });
     server = await serve(new URL('dist/', root).pathname, 0);
   });
   after(async () => {

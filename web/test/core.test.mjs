@@ -20,9 +20,15 @@ function maxDifference(a, b) {
 
 test('randn equals torch.randn for every seed and shape, draw after draw', () => {
   for (const { seed, draws } of fixture('randn.json').cases) {
-    const mine = core.randnSequence(seed, draws.map((draw) => draw.values.length));
+    const mine = core.randnSequence(
+      seed,
+      draws.map((draw) => draw.values.length),
+    );
     draws.forEach((draw, i) => {
-      assert.ok(maxDifference(mine[i], draw.values) <= 1e-6, `seed ${seed}, draw ${i}, shape ${draw.shape}`);
+      assert.ok(
+        maxDifference(mine[i], draw.values) <= 1e-6,
+        `seed ${seed}, draw ${i}, shape ${draw.shape}`,
+      );
     });
   }
 });
@@ -30,10 +36,18 @@ test('randn equals torch.randn for every seed and shape, draw after draw', () =>
 test('the equivalence check matches PyTorch for both mask settings', () => {
   const expected = fixture('equivalence.json');
   for (const causal of [false, true]) {
-    const result = core.equivalence(causal, expected[causal ? 'torch_out_causal_true' : 'torch_out_causal_false']);
+    const result = core.equivalence(
+      causal,
+      expected[causal ? 'torch_out_causal_true' : 'torch_out_causal_false'],
+    );
     assert.ok(result.ok, result.line);
     assert.ok(result.formulaVsTorch < 2e-6, result.line);
-    assert.match(result.line, causal ? /^causal=True {3}max\|mine - torch\| = \d\.\d\de-0\d {2}OK$/ : /^causal=False {2}max\|mine - torch\| = /);
+    assert.match(
+      result.line,
+      causal
+        ? /^causal=True {3}max\|mine - torch\| = \d\.\d\de-0\d {2}OK$/
+        : /^causal=False {2}max\|mine - torch\| = /,
+    );
   }
 });
 
@@ -41,8 +55,11 @@ test('the attention map equals PyTorch for every fixture text, seed and width', 
   for (const c of fixture('attention_map.json').cases) {
     const result = core.attentionMap({ text: c.text, d: c.d, seed: c.seed, causal: c.causal });
     assert.equal(result.T, c.T);
-    const tolerance = 1e-6 * Math.max(1, c.d / 32);  // see tests/test_scenarios.cpp
-    assert.ok(maxDifference(result.weights, c.weights) < tolerance, `${c.text} seed ${c.seed} d ${c.d}`);
+    const tolerance = 1e-6 * Math.max(1, c.d / 32); // see tests/test_scenarios.cpp
+    assert.ok(
+      maxDifference(result.weights, c.weights) < tolerance,
+      `${c.text} seed ${c.seed} d ${c.d}`,
+    );
   }
 });
 
@@ -57,14 +74,23 @@ test('the scale demo reproduces the tutorial (0.88 unscaled, 0.11 scaled at d = 
 });
 
 test('fused and formula agree through the bindings, and results are copies', () => {
-  const T = 70, d = 16;
-  const q = core.randn(3, T * d), k = core.randn(4, T * d), v = core.randn(5, T * d);
+  const T = 70,
+    d = 16;
+  const q = core.randn(3, T * d),
+    k = core.randn(4, T * d),
+    v = core.randn(5, T * d);
   const head = core.formula({ q, k, v, T, d, causal: true });
   const output = core.fused({ q, k, v, T, d, causal: true });
   assert.ok(maxDifference(output, head.output) < 1e-5);
   // A later, larger call may grow wasm memory; the earlier arrays must stay intact.
   const saved = Array.from(head.weights.slice(0, 10));
-  core.formula({ q: core.randn(6, 1024 * 64), k: core.randn(7, 1024 * 64), v: core.randn(8, 1024 * 64), T: 1024, d: 64 });
+  core.formula({
+    q: core.randn(6, 1024 * 64),
+    k: core.randn(7, 1024 * 64),
+    v: core.randn(8, 1024 * 64),
+    T: 1024,
+    d: 64,
+  });
   assert.deepEqual(Array.from(head.weights.slice(0, 10)), saved);
 });
 
@@ -77,8 +103,28 @@ test('bad input comes back as an Error carrying the core message, and the next c
     [() => core.attentionMap({ text: 'abc', scale: 0 }), /greater than 0/],
     [() => core.attentionMap({ text: 'abc', scale: 'cube' }), /not one of sqrt, d, none, custom/],
     [() => core.attentionMap({ text: 'x'.repeat(1025) }), /the map shows at most 1024/],
-    [() => core.formula({ q: new Float32Array([1, NaN]), k: new Float32Array(2), v: new Float32Array(2), T: 2, d: 1 }), /q\[1\]\[0\] is NaN/],
-    [() => core.formula({ q: new Float32Array(3), k: new Float32Array(2), v: new Float32Array(2), T: 2, d: 1 }), /q has 3 values/],
+    [
+      () =>
+        core.formula({
+          q: new Float32Array([1, NaN]),
+          k: new Float32Array(2),
+          v: new Float32Array(2),
+          T: 2,
+          d: 1,
+        }),
+      /q\[1\]\[0\] is NaN/,
+    ],
+    [
+      () =>
+        core.formula({
+          q: new Float32Array(3),
+          k: new Float32Array(2),
+          v: new Float32Array(2),
+          T: 2,
+          d: 1,
+        }),
+      /q has 3 values/,
+    ],
     [() => core.scaleStudy({ widths: [4096], T: 1024, draws: 10 }), /multiply-adds; the limit is/],
     [() => core.randn(1.5, 3), /seed must be a whole number/],
   ];

@@ -10,7 +10,7 @@ import { numbersToggle } from '../lib/numbers-toggle.js';
 import { magma, magmaCss } from '../lib/magma.js';
 import { cssColor } from '../theme.js';
 
-const TABLE_LIMIT = 24;  // tokens; the CSV has them all
+const TABLE_LIMIT = 24; // tokens; the CSV has them all
 
 const CONTROLS = `
   <div class="notice" data-role="notices" hidden></div>
@@ -83,24 +83,45 @@ const CONTROLS = `
 // Geometry of the drawing, in CSS pixels.
 function layout(width, T, longestLabel) {
   const labelSpace = Math.min(90, 18 + longestLabel * 8);
-  const left = 22 + labelSpace, top = 8, right = 56, bottom = 26 + labelSpace;
+  const left = 22 + labelSpace,
+    top = 8,
+    right = 56,
+    bottom = 26 + labelSpace;
   const plot = Math.max(40, Math.min(width - left - right, 620));
-  return { left, top, plot, cell: plot / T, width: left + plot + right, height: top + plot + bottom };
+  return {
+    left,
+    top,
+    plot,
+    cell: plot / T,
+    width: left + plot + right,
+    height: top + plot + bottom,
+  };
 }
 
 export function mount(element, { store }) {
   const root = document.createElement('div');
   root.className = 'attention-map';
-  root.innerHTML = CONTROLS;  // static markup only; everything a user types goes through textContent/value
+  root.innerHTML = CONTROLS; // static markup only; everything a user types goes through textContent/value
   element.insertBefore(root, element.querySelector('figcaption'));
 
   const $ = (selector) => root.querySelector(selector);
   const inputs = {
-    text: $('#map-text'), tokens: $('#map-tokens'), d: $('#map-d'), seed: $('#map-seed'),
-    scale: $('#map-scale'), factor: $('#map-factor'), vectors: $('#map-vectors'),
-    causal: $('#map-causal'), pos: $('#map-pos'),
+    text: $('#map-text'),
+    tokens: $('#map-tokens'),
+    d: $('#map-d'),
+    seed: $('#map-seed'),
+    scale: $('#map-scale'),
+    factor: $('#map-factor'),
+    vectors: $('#map-vectors'),
+    causal: $('#map-causal'),
+    pos: $('#map-pos'),
   };
-  const messages = { text: $('#map-text-message'), d: $('#map-d-message'), seed: $('#map-seed-message'), scale: $('#map-scale-message') };
+  const messages = {
+    text: $('#map-text-message'),
+    d: $('#map-d-message'),
+    seed: $('#map-seed-message'),
+    scale: $('#map-scale-message'),
+  };
   const canvas = $('.map-canvas');
   const inspector = $('[data-role="inspector"]');
   const tableWrap = $('[data-role="table-wrap"]');
@@ -122,7 +143,9 @@ export function mount(element, { store }) {
   inputs.causal.addEventListener('change', () => send({ causal: inputs.causal.checked }));
   inputs.pos.addEventListener('change', () => send({ pos: inputs.pos.checked }));
   inputs.scale.addEventListener('change', () => {
-    send({ scale: inputs.scale.value === 'custom' ? String(factorFromSlider()) : inputs.scale.value });
+    send({
+      scale: inputs.scale.value === 'custom' ? String(factorFromSlider()) : inputs.scale.value,
+    });
   });
   inputs.factor.addEventListener('input', () => send({ scale: String(factorFromSlider()) }));
 
@@ -143,7 +166,8 @@ export function mount(element, { store }) {
     inputs.scale.value = custom ? 'custom' : state.scale;
     root.querySelector('[data-role="factor-control"]').hidden = !custom;
     if (custom) {
-      if (document.activeElement !== inputs.factor) inputs.factor.value = String(Math.log10(state.scale));
+      if (document.activeElement !== inputs.factor)
+        inputs.factor.value = String(Math.log10(state.scale));
       $('#map-factor-value').textContent = `× ${compact(state.scale)}`;
     }
     for (const [field, box] of Object.entries(messages)) {
@@ -156,9 +180,14 @@ export function mount(element, { store }) {
   function showNotices(notices) {
     const box = root.querySelector('[data-role="notices"]');
     box.hidden = notices.length === 0;
-    box.replaceChildren(...notices.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+    box.replaceChildren(
+      ...notices.map((text) => Object.assign(document.createElement('p'), { textContent: text })),
+    );
     if (notices.length) {
-      const dismiss = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Dismiss' });
+      const dismiss = Object.assign(document.createElement('button'), {
+        type: 'button',
+        textContent: 'Dismiss',
+      });
       dismiss.addEventListener('click', () => store.dismissNotices());
       box.append(dismiss);
     }
@@ -219,7 +248,7 @@ export function mount(element, { store }) {
     drawCursor(context, box);
     drawnResult = result;
     drawnBox = box;
-    performance.mark('map-drawn');  // read by bench/page-speed.mjs
+    performance.mark('map-drawn'); // read by bench/page-speed.mjs
   }
 
   function drawAxes(context, box, labels, showLabels) {
@@ -251,7 +280,8 @@ export function mount(element, { store }) {
   }
 
   function drawColourBar(context, box, top) {
-    const x = box.left + box.plot + 14, width = 12;
+    const x = box.left + box.plot + 14,
+      width = 12;
     for (let y = 0; y < box.plot; y++) {
       context.fillStyle = magmaCss(1 - y / box.plot);
       context.fillRect(x, box.top + y, width, 1.5);
@@ -260,7 +290,11 @@ export function mount(element, { store }) {
     context.font = '11px system-ui, sans-serif';
     context.textAlign = 'left';
     for (const fraction of [0, 0.5, 1]) {
-      context.fillText(fixed(top * fraction, 2), x + width + 4, box.top + box.plot * (1 - fraction));
+      context.fillText(
+        fixed(top * fraction, 2),
+        x + width + 4,
+        box.top + box.plot * (1 - fraction),
+      );
     }
   }
 
@@ -268,7 +302,12 @@ export function mount(element, { store }) {
     if (document.activeElement !== canvas && !canvas.matches(':hover')) return;
     context.strokeStyle = cssColor('--focus');
     context.lineWidth = 2;
-    context.strokeRect(box.left + cursor.col * box.cell, box.top + cursor.row * box.cell, box.cell, box.cell);
+    context.strokeRect(
+      box.left + cursor.col * box.cell,
+      box.top + cursor.row * box.cell,
+      box.cell,
+      box.cell,
+    );
   }
 
   // ---- inspection ------------------------------------------------------------------------
@@ -278,7 +317,8 @@ export function mount(element, { store }) {
     const T = result.T;
     const { row, col } = cursor;
     const index = row * T + col;
-    const query = visibleToken(result.tokens[row]), key = visibleToken(result.tokens[col]);
+    const query = visibleToken(result.tokens[row]),
+      key = visibleToken(result.tokens[col]);
     const masked = result.maskedScores[index] === -Infinity;
     const lines = [
       `query “${query}” (row ${row}) → key “${key}” (column ${col}): weight ${fixed(result.weights[index], 3)}`,
@@ -295,19 +335,25 @@ export function mount(element, { store }) {
     const result = snapshot.result;
     if (!result) return;
     const T = result.T;
-    let effective = 0, peak = 0;
+    let effective = 0,
+      peak = 0;
     for (let i = 0; i < T; i++) {
       effective += result.effectiveTokens[i];
       peak += result.peakWeight[i];
     }
-    const scaleText = typeof snapshot.state.scale === 'number' ? `× ${compact(result.scale)}` : `scale ${compact(result.scale)}`;
+    const scaleText =
+      typeof snapshot.state.scale === 'number'
+        ? `× ${compact(result.scale)}`
+        : `scale ${compact(result.scale)}`;
     $('[data-role="summary"]').textContent =
       `${T} tokens, d = ${result.d}, ${scaleText}. On average a row puts ${fixed(peak / T, 2)} of its attention on ` +
       `its favourite token and spreads over ${fixed(effective / T, 2)} effective tokens. ` +
       `Computed in ${fixed(snapshot.computeMs, 1)} ms by the C++ core.`;
-    canvas.setAttribute('aria-label',
+    canvas.setAttribute(
+      'aria-label',
       `Attention map of ${T} tokens${snapshot.state.causal ? ' with the causal mask: the upper triangle is zero' : ' without a mask'}; ` +
-      `the average peak weight per row is ${fixed(peak / T, 2)}. Use the arrow keys to read cells; the numbers table lists every weight.`);
+        `the average peak weight per row is ${fixed(peak / T, 2)}. Use the arrow keys to read cells; the numbers table lists every weight.`,
+    );
   }
 
   function buildTable() {
@@ -317,17 +363,35 @@ export function mount(element, { store }) {
     const table = document.createElement('table');
     table.className = 'numbers';
     const caption = table.createCaption();
-    caption.textContent = `Attention weights, rows = queries, columns = keys` +
-      (result.T > TABLE_LIMIT ? ` (first ${TABLE_LIMIT} of ${result.T} tokens; the CSV has all)` : '');
+    caption.textContent =
+      `Attention weights, rows = queries, columns = keys` +
+      (result.T > TABLE_LIMIT
+        ? ` (first ${TABLE_LIMIT} of ${result.T} tokens; the CSV has all)`
+        : '');
     const head = table.createTHead().insertRow();
-    head.append(Object.assign(document.createElement('th'), { textContent: 'query \\ key', scope: 'col' }));
-    for (let j = 0; j < T; j++) head.append(Object.assign(document.createElement('th'), { textContent: visibleToken(result.tokens[j]), scope: 'col' }));
-    for (const name of ['peak', 'entropy', 'effective']) head.append(Object.assign(document.createElement('th'), { textContent: name, scope: 'col' }));
+    head.append(
+      Object.assign(document.createElement('th'), { textContent: 'query \\ key', scope: 'col' }),
+    );
+    for (let j = 0; j < T; j++)
+      head.append(
+        Object.assign(document.createElement('th'), {
+          textContent: visibleToken(result.tokens[j]),
+          scope: 'col',
+        }),
+      );
+    for (const name of ['peak', 'entropy', 'effective'])
+      head.append(Object.assign(document.createElement('th'), { textContent: name, scope: 'col' }));
     const body = table.createTBody();
     for (let i = 0; i < T; i++) {
       const row = body.insertRow();
-      row.append(Object.assign(document.createElement('th'), { textContent: visibleToken(result.tokens[i]), scope: 'row' }));
-      for (let j = 0; j < T; j++) row.insertCell().textContent = fixed(result.weights[i * result.T + j], 3);
+      row.append(
+        Object.assign(document.createElement('th'), {
+          textContent: visibleToken(result.tokens[i]),
+          scope: 'row',
+        }),
+      );
+      for (let j = 0; j < T; j++)
+        row.insertCell().textContent = fixed(result.weights[i * result.T + j], 3);
       row.insertCell().textContent = fixed(result.peakWeight[i], 3);
       row.insertCell().textContent = fixed(result.entropy[i], 3);
       row.insertCell().textContent = fixed(result.effectiveTokens[i], 2);
@@ -340,7 +404,10 @@ export function mount(element, { store }) {
     syncControls(next.state, next.errors);
     showNotices(next.notices);
     if (next.result !== drawnResult && next.result) {
-      cursor = { row: Math.min(cursor.row, next.result.T - 1), col: Math.min(cursor.col, next.result.T - 1) };
+      cursor = {
+        row: Math.min(cursor.row, next.result.T - 1),
+        col: Math.min(cursor.col, next.result.T - 1),
+      };
       draw();
       inspect();
       summarise();
@@ -367,13 +434,19 @@ export function mount(element, { store }) {
     }
   });
   canvas.addEventListener('pointerleave', draw);
-  canvas.addEventListener('focus', () => { draw(); inspect(); });
+  canvas.addEventListener('focus', () => {
+    draw();
+    inspect();
+  });
   canvas.addEventListener('blur', draw);
   canvas.addEventListener('keydown', (event) => {
     if (!snapshot.result) return;
     const last = snapshot.result.T - 1;
     const moves = {
-      ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
     };
     if (moves[event.key]) {
       cursor = {
@@ -389,23 +462,32 @@ export function mount(element, { store }) {
   });
 
   numbersToggle(toggleTable, tableWrap);
-  $('[data-role="png"]').addEventListener('click', () => downloadCanvas(canvas, 'attention-map.png'));
+  $('[data-role="png"]').addEventListener('click', () =>
+    downloadCanvas(canvas, 'attention-map.png'),
+  );
   $('[data-role="csv"]').addEventListener('click', () => {
     const result = snapshot.result;
     if (!result) return;
     const rows = [['query \\ key', ...result.tokens]];
     for (let i = 0; i < result.T; i++) {
-      rows.push([result.tokens[i], ...Array.from(result.weights.subarray(i * result.T, (i + 1) * result.T), (w) => w.toFixed(6))]);
+      rows.push([
+        result.tokens[i],
+        ...Array.from(result.weights.subarray(i * result.T, (i + 1) * result.T), (w) =>
+          w.toFixed(6),
+        ),
+      ]);
     }
     downloadCsv(rows, 'attention-weights.csv');
   });
 
-  const redraw = () => { if (snapshot.result) draw(); };
+  const redraw = () => {
+    if (snapshot.result) draw();
+  };
   const resize = new ResizeObserver(redraw);
   resize.observe(canvas.parentElement);
   document.addEventListener('themechange', redraw);
   const unsubscribe = store.subscribe(render);
-  render(store.get());  // the store may already hold a result when this figure mounts
+  render(store.get()); // the store may already hold a result when this figure mounts
   return {
     destroy() {
       clearTimeout(tableTimer);

@@ -8,10 +8,10 @@ import { compact, fixed, scientific, visibleToken } from '../lib/format.js';
 import { magma } from '../lib/magma.js';
 import { cssColor } from '../theme.js';
 
-const MAX_TOKENS = 12;      // rows and key columns shown
-const MAX_DIMENSIONS = 8;   // output columns shown
-const TERMS_SHOWN = 3;      // terms of a long sum written out in the readout
-const NEGATIVE = [33, 102, 172];   // diverging ends (RdBu), blended from the page's surface colour
+const MAX_TOKENS = 12; // rows and key columns shown
+const MAX_DIMENSIONS = 8; // output columns shown
+const TERMS_SHOWN = 3; // terms of a long sum written out in the readout
+const NEGATIVE = [33, 102, 172]; // diverging ends (RdBu), blended from the page's surface colour
 const POSITIVE = [178, 24, 43];
 const DARK_TEXT = [29, 29, 31];
 const LIGHT_TEXT = [255, 255, 255];
@@ -26,13 +26,15 @@ const STEPS = [
 
 const MARKUP = `
   <div class="fl-code" role="tablist" aria-label="The four lines of attention" aria-orientation="vertical">
-    ${STEPS.map((step, index) => `
+    ${STEPS.map(
+      (_step, index) => `
       <button type="button" role="tab" class="fl-line" id="fl-tab-${index}" data-index="${index}"
               aria-controls="fl-panel" aria-selected="false" tabindex="-1">
         <span class="fl-number" aria-hidden="true">${index + 1}</span>
         <code class="fl-statement"></code>
         <span class="fl-comment"></span>
-      </button>`).join('')}
+      </button>`,
+    ).join('')}
   </div>
   <div class="fl-panel" id="fl-panel" role="tabpanel">
     <p class="fl-summary"></p>
@@ -48,10 +50,16 @@ const MARKUP = `
 // ---- numbers as people write them ---------------------------------------------------------
 const minus = (text) => text.replace(/-/g, '−');
 // Three decimals, or scientific when that would print as zero.
-const plain = (value) => minus(value !== 0 && Math.abs(value) < 0.001 ? scientific(value, 2) : fixed(value, 3));
+const plain = (value) =>
+  minus(value !== 0 && Math.abs(value) < 0.001 ? scientific(value, 2) : fixed(value, 3));
 const inParentheses = (value) => `(${plain(value)})`;
-const significant = (value) => (Number.isFinite(value) ? minus(String(Number(value.toPrecision(3)))) : '—');
-const subscript = (n) => String(n).split('').map((digit) => SUBSCRIPTS[digit]).join('');
+const significant = (value) =>
+  Number.isFinite(value) ? minus(String(Number(value.toPrecision(3)))) : '—';
+const subscript = (n) =>
+  String(n)
+    .split('')
+    .map((digit) => SUBSCRIPTS[digit])
+    .join('');
 const quoted = (token) => `“${visibleToken(token)}”`;
 
 // ---- colours -------------------------------------------------------------------------------
@@ -62,19 +70,25 @@ function rgbOf(colour, fallback) {
   parser.fillStyle = '#000000';
   parser.fillStyle = colour;
   const parsed = parser.fillStyle;
-  if (parsed.startsWith('#')) return [1, 3, 5].map((start) => parseInt(parsed.slice(start, start + 2), 16));
+  if (parsed.startsWith('#'))
+    return [1, 3, 5].map((start) => parseInt(parsed.slice(start, start + 2), 16));
   const match = parsed.match(/[\d.]+/g);
   return match ? match.slice(0, 3).map(Number) : fallback;
 }
 
 function luminance([r, g, b]) {
-  const channel = (c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
   return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
 }
 
 // Dark or light text, whichever contrasts more with the background.
 function textFor(background) {
-  return contrast(background, DARK_TEXT) >= contrast(background, LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT;
+  return contrast(background, DARK_TEXT) >= contrast(background, LIGHT_TEXT)
+    ? DARK_TEXT
+    : LIGHT_TEXT;
 }
 
 function contrast(a, b) {
@@ -88,7 +102,8 @@ function readableBackground(background) {
   const text = textFor(background);
   const away = text === DARK_TEXT ? LIGHT_TEXT : DARK_TEXT;
   let adjusted = background;
-  for (let t = 0.1; contrast(adjusted, text) < 4.5 && t <= 1; t += 0.1) adjusted = blend(background, away, t);
+  for (let t = 0.1; contrast(adjusted, text) < 4.5 && t <= 1; t += 0.1)
+    adjusted = blend(background, away, t);
   return adjusted;
 }
 
@@ -105,7 +120,10 @@ function scaleCode(scale) {
 
 function codeLines(state) {
   return [
-    { code: `scores  = q @ k.T${scaleCode(state.scale)}`, comment: '# how well each query fits each key' },
+    {
+      code: `scores  = q @ k.T${scaleCode(state.scale)}`,
+      comment: '# how well each query fits each key',
+    },
     {
       code: 'scores  = scores.masked_fill(mask, -inf)',
       comment: state.causal ? '# later tokens are off limits' : '# mask is off: nothing hidden',
@@ -127,7 +145,7 @@ function scaleName(state, result) {
 export function mount(element, { store }) {
   const root = document.createElement('div');
   root.className = 'four-lines';
-  root.innerHTML = MARKUP;  // static markup only; tokens go in through textContent
+  root.innerHTML = MARKUP; // static markup only; tokens go in through textContent
   element.insertBefore(root, element.querySelector('figcaption'));
 
   const $ = (selector) => root.querySelector(selector);
@@ -137,28 +155,33 @@ export function mount(element, { store }) {
   const table = $('.fl-grid');
   const readout = $('.fl-readout');
   const legend = {
-    root: $('.fl-legend'), low: $('.fl-legend-low'), bar: $('.fl-legend-bar'), high: $('.fl-legend-high'),
+    root: $('.fl-legend'),
+    low: $('.fl-legend-low'),
+    bar: $('.fl-legend-bar'),
+    high: $('.fl-legend-high'),
     masked: $('.fl-legend-masked'),
   };
 
   let snapshot = store.get();
   let step = 0;
-  let active = { row: 0, col: 0 };   // the roving-tabindex cell, explained when nothing is hovered
+  let active = { row: 0, col: 0 }; // the roving-tabindex cell, explained when nothing is hovered
   let hovered = null;
-  let cells = [];                    // cells[row][col]
+  let cells = []; // cells[row][col]
   let surface = [255, 255, 255];
 
   // ---- what one cell means, with its real numbers -----------------------------------------
   function cellLabel(result, row, col) {
     const { tokens } = result;
-    if (STEPS[step].name === 'output') return `out${subscript(row)} (query ${quoted(tokens[row])}), dimension ${col}`;
+    if (STEPS[step].name === 'output')
+      return `out${subscript(row)} (query ${quoted(tokens[row])}), dimension ${col}`;
     return `row ${row} (query ${quoted(tokens[row])}), column ${col} (key ${quoted(tokens[col])})`;
   }
 
   function explainScore(result, i, j) {
     const { T, d, q, k } = result;
     const terms = [];
-    for (let c = 0; c < Math.min(d, TERMS_SHOWN); c += 1) terms.push(`${inParentheses(q[i * d + c])}${inParentheses(k[j * d + c])}`);
+    for (let c = 0; c < Math.min(d, TERMS_SHOWN); c += 1)
+      terms.push(`${inParentheses(q[i * d + c])}${inParentheses(k[j * d + c])}`);
     const rest = d > TERMS_SHOWN ? ` + … ${d - TERMS_SHOWN} more` : '';
     const raw = result.rawScores[i * T + j];
     return [
@@ -171,8 +194,11 @@ export function mount(element, { store }) {
   function explainMask(result, i, j) {
     const kept = plain(result.maskedScores[i * result.T + j]);
     if (!snapshot.state.causal) return [`The causal mask is off → kept: ${kept}`];
-    if (j > i) return [`j = ${j} > i = ${i}: key ${quoted(result.tokens[j])} comes after this query → −∞`];
-    return [`j = ${j} ≤ i = ${i}: key ${quoted(result.tokens[j])} is not in the future → kept: ${kept}`];
+    if (j > i)
+      return [`j = ${j} > i = ${i}: key ${quoted(result.tokens[j])} comes after this query → −∞`];
+    return [
+      `j = ${j} ≤ i = ${i}: key ${quoted(result.tokens[j])} is not in the future → kept: ${kept}`,
+    ];
   }
 
   function explainWeight(result, i, j) {
@@ -185,12 +211,14 @@ export function mount(element, { store }) {
     const score = row[j];
     const weight = result.weights[i * T + j];
     if (!Number.isFinite(score)) {
-      return [`exp(−∞ − max ${plain(max)}) = 0, so a masked key gets weight exactly ${plain(weight)}`];
+      return [
+        `exp(−∞ − max ${plain(max)}) = 0, so a masked key gets weight exactly ${plain(weight)}`,
+      ];
     }
     const exp = Math.exp(score - max);
     return [
       `exp(${plain(score)} − max ${plain(max)}) / Σ row = ${plain(exp)} / ${plain(total)} = ${plain(weight)}`,
-      'Subtracting the row\'s largest score first changes nothing but keeps exp() from overflowing.',
+      "Subtracting the row's largest score first changes nothing but keeps exp() from overflowing.",
     ];
   }
 
@@ -198,9 +226,10 @@ export function mount(element, { store }) {
     const { T } = result;
     const width = result.output.length / T;
     const keys = [];
-    for (let j = 0; j < T; j += 1) if (result.weights[i * T + j] > 0) keys.push(j);  // masked keys add exactly 0
+    for (let j = 0; j < T; j += 1) if (result.weights[i * T + j] > 0) keys.push(j); // masked keys add exactly 0
     keys.sort((a, b) => result.weights[i * T + b] - result.weights[i * T + a]);
-    const terms = keys.slice(0, TERMS_SHOWN)
+    const terms = keys
+      .slice(0, TERMS_SHOWN)
       .map((j) => `${plain(result.weights[i * T + j])}·${inParentheses(result.v[j * width + c])}`);
     const rest = keys.length > TERMS_SHOWN ? ` + … ${keys.length - TERMS_SHOWN} more` : '';
     return [
@@ -209,7 +238,12 @@ export function mount(element, { store }) {
     ];
   }
 
-  const EXPLAIN = { scores: explainScore, mask: explainMask, weights: explainWeight, output: explainOutput };
+  const EXPLAIN = {
+    scores: explainScore,
+    mask: explainMask,
+    weights: explainWeight,
+    output: explainOutput,
+  };
 
   function showReadout() {
     const result = snapshot.result;
@@ -218,10 +252,15 @@ export function mount(element, { store }) {
     const lines = EXPLAIN[STEPS[step].name](result, target.row, target.col);
     readout.textContent = [cellLabel(result, target.row, target.col), ...lines].join('\n');
     for (const [r, rowCells] of cells.entries()) {
-      for (const [c, cell] of rowCells.entries()) cell.classList.toggle('is-current', r === target.row && c === target.col);
+      for (const [c, cell] of rowCells.entries())
+        cell.classList.toggle('is-current', r === target.row && c === target.col);
     }
-    table.querySelectorAll('th[data-row]').forEach((th) => th.classList.toggle('is-current', Number(th.dataset.row) === target.row));
-    table.querySelectorAll('th[data-col]').forEach((th) => th.classList.toggle('is-current', Number(th.dataset.col) === target.col));
+    table.querySelectorAll('th[data-row]').forEach((th) => {
+      th.classList.toggle('is-current', Number(th.dataset.row) === target.row);
+    });
+    table.querySelectorAll('th[data-col]').forEach((th) => {
+      th.classList.toggle('is-current', Number(th.dataset.col) === target.col);
+    });
   }
 
   // ---- the grid -----------------------------------------------------------------------------
@@ -246,7 +285,8 @@ export function mount(element, { store }) {
     // Both score lines share one range, so the mask visibly changes only the masked cells.
     const source = matrix === 'maskedScores' ? result.scaledScores : result[matrix];
     const stride = shape.isOutput ? shape.width : result.T;
-    let low = Infinity, high = -Infinity;
+    let low = Infinity,
+      high = -Infinity;
     for (let r = 0; r < shape.rows; r += 1) {
       for (let c = 0; c < shape.cols; c += 1) {
         const value = source[r * stride + c];
@@ -256,7 +296,7 @@ export function mount(element, { store }) {
       }
     }
     if (colours === 'magma') {
-      let top = 0;  // from 0 to the largest weight, as in the map
+      let top = 0; // from 0 to the largest weight, as in the map
       for (const weight of result.weights) top = Math.max(top, weight);
       return { low: 0, high: top, colour: (value) => magma(top > 0 ? value / top : 0) };
     }
@@ -264,7 +304,8 @@ export function mount(element, { store }) {
     return {
       low: -reach,
       high: reach,
-      colour: (value) => blend(surface, value < 0 ? NEGATIVE : POSITIVE, Math.min(1, Math.abs(value) / reach)),
+      colour: (value) =>
+        blend(surface, value < 0 ? NEGATIVE : POSITIVE, Math.min(1, Math.abs(value) / reach)),
     };
   }
 
@@ -275,7 +316,10 @@ export function mount(element, { store }) {
     const values = result[matrix];
     const stride = shape.isOutput ? shape.width : result.T;
     const hadFocus = table.contains(document.activeElement);
-    active = { row: Math.min(active.row, shape.rows - 1), col: Math.min(active.col, shape.cols - 1) };
+    active = {
+      row: Math.min(active.row, shape.rows - 1),
+      col: Math.min(active.col, shape.cols - 1),
+    };
     if (hovered && (hovered.row >= shape.rows || hovered.col >= shape.cols)) hovered = null;
 
     table.replaceChildren();
@@ -289,7 +333,9 @@ export function mount(element, { store }) {
     const head = table.createTHead().insertRow();
     const corner = document.createElement('th');
     corner.className = 'fl-corner';
-    corner.innerHTML = shape.isOutput ? '<span>query ↓</span><span>dim →</span>' : '<span>query ↓</span><span>key →</span>';
+    corner.innerHTML = shape.isOutput
+      ? '<span>query ↓</span><span>dim →</span>'
+      : '<span>query ↓</span><span>key →</span>';
     head.append(corner);
     for (let c = 0; c < shape.cols; c += 1) {
       const th = document.createElement('th');
@@ -335,7 +381,9 @@ export function mount(element, { store }) {
   }
 
   function drawLegend(scale) {
-    const stops = Array.from({ length: 9 }, (_, i) => css(scale.colour(scale.low + ((scale.high - scale.low) * i) / 8)));
+    const stops = Array.from({ length: 9 }, (_, i) =>
+      css(scale.colour(scale.low + ((scale.high - scale.low) * i) / 8)),
+    );
     legend.bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     legend.low.textContent = compact(scale.low);
     legend.high.textContent = compact(scale.high);
@@ -348,11 +396,15 @@ export function mount(element, { store }) {
     const clipped = T > shape.rows ? ` Showing the first ${shape.rows} of ${T} tokens.` : '';
     const name = STEPS[step].name;
     if (name === 'scores') {
-      const scaling = snapshot.state.scale === 'none' ? 'left unscaled' : `scaled by ${scaleName(snapshot.state, result)}`;
+      const scaling =
+        snapshot.state.scale === 'none'
+          ? 'left unscaled'
+          : `scaled by ${scaleName(snapshot.state, result)}`;
       return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped}`;
     }
     if (name === 'mask') {
-      if (!snapshot.state.causal) return `The causal mask is off (section 4), so this line changes nothing: every key stays visible.${clipped}`;
+      if (!snapshot.state.causal)
+        return `The causal mask is off (section 4), so this line changes nothing: every key stays visible.${clipped}`;
       const hidden = (T * (T - 1)) / 2;
       return `${hidden} of the ${T * T} scores, everything right of the diagonal, are now −∞.${clipped}`;
     }
@@ -401,7 +453,14 @@ export function mount(element, { store }) {
   }
 
   function onTabKey(event) {
-    const targets = { ArrowDown: step + 1, ArrowRight: step + 1, ArrowUp: step - 1, ArrowLeft: step - 1, Home: 0, End: STEPS.length - 1 };
+    const targets = {
+      ArrowDown: step + 1,
+      ArrowRight: step + 1,
+      ArrowUp: step - 1,
+      ArrowLeft: step - 1,
+      Home: 0,
+      End: STEPS.length - 1,
+    };
     if (!(event.key in targets)) return;
     event.preventDefault();
     select((targets[event.key] + STEPS.length) % STEPS.length, { focus: true });
@@ -447,11 +506,18 @@ export function mount(element, { store }) {
 
   function onGridKey(event) {
     if (!cells.length || !cellOf(event)) return;
-    const rows = cells.length, cols = cells[0].length;
+    const rows = cells.length,
+      cols = cells[0].length;
     const { row, col } = active;
     const moves = {
-      ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
-      Home: [row, 0], End: [row, cols - 1], PageUp: [0, col], PageDown: [rows - 1, col],
+      ArrowUp: [row - 1, col],
+      ArrowDown: [row + 1, col],
+      ArrowLeft: [row, col - 1],
+      ArrowRight: [row, col + 1],
+      Home: [row, 0],
+      End: [row, cols - 1],
+      PageUp: [0, col],
+      PageDown: [rows - 1, col],
     };
     if (!(event.key in moves)) return;
     event.preventDefault();
@@ -476,7 +542,7 @@ export function mount(element, { store }) {
   ];
   for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
 
-  let placedCursor = false;  // the first result puts the cursor on the last shown row, which sees every key
+  let placedCursor = false; // the first result puts the cursor on the last shown row, which sees every key
   function placeCursorOnce() {
     if (!placedCursor && snapshot.result) {
       active = { row: Math.min(snapshot.result.T, MAX_TOKENS) - 1, col: 1 };
@@ -490,7 +556,7 @@ export function mount(element, { store }) {
   });
 
   surface = rgbOf(cssColor('--surface'), surface);
-  placeCursorOnce();  // the store may already hold a result when this figure mounts
+  placeCursorOnce(); // the store may already hold a result when this figure mounts
   select(0);
 
   return {

@@ -14,11 +14,12 @@ const KEYS = [
   { word: 'mat', x: 1.3, y: -1.1 },
 ];
 const START_QUERY = { x: -0.4, y: 1.5 };
-const LIMIT = 3;                  // the query tip stays inside [-3, 3]²
-const SIZE = 320;                 // drawing size in SVG units
-const UNIT = SIZE / (2 * 3.3);    // SVG units per unit of the plane
-const STEP = 0.1, BIG_STEP = 0.5; // arrow-key moves
-const ANNOUNCE_AFTER_MS = 600;    // quiet time before the new weights are read out
+const LIMIT = 3; // the query tip stays inside [-3, 3]²
+const SIZE = 320; // drawing size in SVG units
+const UNIT = SIZE / (2 * 3.3); // SVG units per unit of the plane
+const STEP = 0.1,
+  BIG_STEP = 0.5; // arrow-key moves
+const ANNOUNCE_AFTER_MS = 600; // quiet time before the new weights are read out
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 
@@ -68,15 +69,21 @@ const toSvgY = (y) => SIZE / 2 - y * UNIT;
 // A number as people write it: two decimals and a real minus sign.
 const number = (value, digits = 2) => fixed(value, digits).replace('-', '−');
 const inParentheses = (value) => `(${number(value)})`;
-const subscript = (n) => String(n).split('').map((digit) => SUBSCRIPTS[digit]).join('');
+const subscript = (n) =>
+  String(n)
+    .split('')
+    .map((digit) => SUBSCRIPTS[digit])
+    .join('');
 const clamp = (value) => Math.min(LIMIT, Math.max(-LIMIT, value));
 const round = (value) => Math.round(value * 100) / 100;
 
 // The points of an arrowhead at (x, y) in SVG units, pointing along (dx, dy).
 function arrowHead(x, y, dx, dy, size) {
   const length = Math.hypot(dx, dy) || 1;
-  const ux = dx / length, uy = dy / length;
-  const baseX = x - ux * size, baseY = y - uy * size;
+  const ux = dx / length,
+    uy = dy / length;
+  const baseX = x - ux * size,
+    baseY = y - uy * size;
   const half = size * 0.55;
   return `${x},${y} ${baseX - uy * half},${baseY + ux * half} ${baseX + uy * half},${baseY - ux * half}`;
 }
@@ -84,11 +91,14 @@ function arrowHead(x, y, dx, dy, size) {
 // One arrow from the origin: a shaft and a head, sized so the head ends `inset` SVG units
 // short of the tip (0 for keys; the query's head stops at the edge of its handle).
 function drawArrow(arrow, x, y, headSize, inset = 0) {
-  const fullX = toSvgX(x) - SIZE / 2, fullY = toSvgY(y) - SIZE / 2;
+  const fullX = toSvgX(x) - SIZE / 2,
+    fullY = toSvgY(y) - SIZE / 2;
   const fullLength = Math.hypot(fullX, fullY);
   const keep = fullLength > inset ? (fullLength - inset) / fullLength : 0;
-  const dx = fullX * keep, dy = fullY * keep;
-  const tipX = SIZE / 2 + dx, tipY = SIZE / 2 + dy;
+  const dx = fullX * keep,
+    dy = fullY * keep;
+  const tipX = SIZE / 2 + dx,
+    tipY = SIZE / 2 + dy;
   const length = Math.hypot(dx, dy);
   const shaft = Math.max(0, length - headSize * 0.8) / (length || 1);
   arrow.line.setAttribute('x2', SIZE / 2 + dx * shaft);
@@ -100,12 +110,28 @@ function buildPlane(svg) {
   const grid = svgElement('g', { class: 'nt-grid', 'aria-hidden': 'true' }, svg);
   for (let i = -3; i <= 3; i += 1) {
     const className = i === 0 ? 'nt-axis' : 'nt-gridline';
-    svgElement('line', { class: className, x1: toSvgX(i), x2: toSvgX(i), y1: toSvgY(-3.3), y2: toSvgY(3.3) }, grid);
-    svgElement('line', { class: className, y1: toSvgY(i), y2: toSvgY(i), x1: toSvgX(-3.3), x2: toSvgX(3.3) }, grid);
+    svgElement(
+      'line',
+      { class: className, x1: toSvgX(i), x2: toSvgX(i), y1: toSvgY(-3.3), y2: toSvgY(3.3) },
+      grid,
+    );
+    svgElement(
+      'line',
+      { class: className, y1: toSvgY(i), y2: toSvgY(i), x1: toSvgX(-3.3), x2: toSvgX(3.3) },
+      grid,
+    );
   }
   for (const i of [-3, 3]) {
-    svgElement('text', { class: 'nt-tick', x: toSvgX(i), y: toSvgY(0) + 13, 'text-anchor': i < 0 ? 'start' : 'end' }, grid).textContent = number(i, 0);
-    svgElement('text', { class: 'nt-tick', x: toSvgX(0) - 5, y: toSvgY(i) + (i < 0 ? 0 : 9), 'text-anchor': 'end' }, grid).textContent = number(i, 0);
+    svgElement(
+      'text',
+      { class: 'nt-tick', x: toSvgX(i), y: toSvgY(0) + 13, 'text-anchor': i < 0 ? 'start' : 'end' },
+      grid,
+    ).textContent = number(i, 0);
+    svgElement(
+      'text',
+      { class: 'nt-tick', x: toSvgX(0) - 5, y: toSvgY(i) + (i < 0 ? 0 : 9), 'text-anchor': 'end' },
+      grid,
+    ).textContent = number(i, 0);
   }
   // The line through the highlighted key, and the drop from the query tip onto it: the
   // dot product is the key's length times how far along that line the query reaches.
@@ -113,7 +139,11 @@ function buildPlane(svg) {
   const drop = svgElement('line', { class: 'nt-drop', 'aria-hidden': 'true' }, svg);
 
   const keys = KEYS.map((key, index) => {
-    const group = svgElement('g', { class: 'nt-key', 'data-index': index, 'aria-hidden': 'true' }, svg);
+    const group = svgElement(
+      'g',
+      { class: 'nt-key', 'data-index': index, 'aria-hidden': 'true' },
+      svg,
+    );
     const arrow = {
       group,
       line: svgElement('line', { class: 'nt-shaft', x1: SIZE / 2, y1: SIZE / 2 }, group),
@@ -121,15 +151,23 @@ function buildPlane(svg) {
     };
     drawArrow(arrow, key.x, key.y, 11);
     const length = Math.hypot(key.x, key.y);
-    const label = svgElement('text', {
-      class: 'nt-key-label',
-      x: toSvgX(key.x + (key.x / length) * 0.38),
-      y: toSvgY(key.y + (key.y / length) * 0.38) + 5,
-      'text-anchor': 'middle',
-    }, group);
+    const label = svgElement(
+      'text',
+      {
+        class: 'nt-key-label',
+        x: toSvgX(key.x + (key.x / length) * 0.38),
+        y: toSvgY(key.y + (key.y / length) * 0.38) + 5,
+        'text-anchor': 'middle',
+      },
+      group,
+    );
     label.textContent = key.word;
     // A wide invisible stroke so the thin arrow is easy to point at.
-    svgElement('line', { class: 'nt-key-hit', x1: SIZE / 2, y1: SIZE / 2, x2: toSvgX(key.x), y2: toSvgY(key.y) }, group);
+    svgElement(
+      'line',
+      { class: 'nt-key-hit', x1: SIZE / 2, y1: SIZE / 2, x2: toSvgX(key.x), y2: toSvgY(key.y) },
+      group,
+    );
     return arrow;
   });
 
@@ -144,7 +182,7 @@ function buildPlane(svg) {
   return { keys, query, guide, drop };
 }
 
-function buildBars(list) {
+function buildBars(_list) {
   return KEYS.map((key, index) => {
     const item = document.createElement('li');
     item.className = 'nt-bar';
@@ -168,7 +206,7 @@ function buildBars(list) {
 export function mount(element, { core }) {
   const root = document.createElement('div');
   root.className = 'name-tags';
-  root.innerHTML = MARKUP;  // static markup only
+  root.innerHTML = MARKUP; // static markup only
   element.insertBefore(root, element.querySelector('figcaption'));
 
   const $ = (selector) => root.querySelector(selector);
@@ -176,7 +214,7 @@ export function mount(element, { core }) {
   const plane = buildPlane(svg);
   const handle = $('.nt-handle');
   const bars = buildBars($('.nt-bars'));
-  bars.forEach((bar) => $('.nt-bars').append(bar.item));
+  for (const bar of bars) $('.nt-bars').append(bar.item);
   const slider = $('#nt-sharpness');
   const factorOutput = $('.nt-factor');
   const sum = $('.nt-sum');
@@ -185,11 +223,11 @@ export function mount(element, { core }) {
 
   const n = KEYS.length;
   const keyArray = Float32Array.from(KEYS.flatMap((key) => [key.x, key.y]));
-  const valueArray = new Float32Array(n);  // unused by this figure: only the weights are shown
+  const valueArray = new Float32Array(n); // unused by this figure: only the weights are shown
   let query = { ...START_QUERY };
   let factor = 1;
-  let hovered = -1;    // key under the pointer (bar or arrow)
-  let focused = -1;    // bar with keyboard focus
+  let hovered = -1; // key under the pointer (bar or arrow)
+  let focused = -1; // bar with keyboard focus
   let result = null;
   let frame = 0;
   let pendingPoint = null;
@@ -199,11 +237,23 @@ export function mount(element, { core }) {
 
   function compute() {
     const queries = new Float32Array(n * 2);
-    for (let t = 0; t < n; t += 1) { queries[2 * t] = query.x; queries[2 * t + 1] = query.y; }
+    for (let t = 0; t < n; t += 1) {
+      queries[2 * t] = query.x;
+      queries[2 * t + 1] = query.y;
+    }
     try {
-      result = core.formula({ q: queries, k: keyArray, v: valueArray, T: n, d: 2, dV: 1, scale: factor, causal: false });
+      result = core.formula({
+        q: queries,
+        k: keyArray,
+        v: valueArray,
+        T: n,
+        d: 2,
+        dV: 1,
+        scale: factor,
+        causal: false,
+      });
     } catch (error) {
-      readout.textContent = `The core rejected this input: ${error.message}`;  // keep the last good drawing
+      readout.textContent = `The core rejected this input: ${error.message}`; // keep the last good drawing
     }
   }
 
@@ -218,11 +268,13 @@ export function mount(element, { core }) {
 
   function drawQuery() {
     drawArrow(plane.query, query.x, query.y, 13, 7);
-    const tipX = toSvgX(query.x), tipY = toSvgY(query.y);
+    const tipX = toSvgX(query.x),
+      tipY = toSvgY(query.y);
     handle.style.left = `${(tipX / SIZE) * 100}%`;
     handle.style.top = `${(tipY / SIZE) * 100}%`;
     const length = Math.hypot(query.x, query.y) || 1;
-    const labelX = tipX + (query.x / length) * 22, labelY = tipY - (query.y / length) * 22 + 4;
+    const labelX = tipX + (query.x / length) * 22,
+      labelY = tipY - (query.y / length) * 22 + 4;
     plane.query.label.setAttribute('x', Math.min(SIZE - 22, Math.max(22, labelX)));
     plane.query.label.setAttribute('y', Math.min(SIZE - 4, Math.max(12, labelY)));
     plane.query.label.setAttribute('text-anchor', 'middle');
@@ -233,13 +285,18 @@ export function mount(element, { core }) {
   function drawProjection(j) {
     const key = KEYS[j];
     const length = Math.hypot(key.x, key.y);
-    const ux = key.x / length, uy = key.y / length;
-    const along = query.x * ux + query.y * uy;  // how far the query reaches along the key
+    const ux = key.x / length,
+      uy = key.y / length;
+    const along = query.x * ux + query.y * uy; // how far the query reaches along the key
     const reach = Math.max(3.3, Math.abs(along));
-    plane.guide.setAttribute('x1', toSvgX(-ux * reach)); plane.guide.setAttribute('y1', toSvgY(-uy * reach));
-    plane.guide.setAttribute('x2', toSvgX(ux * reach)); plane.guide.setAttribute('y2', toSvgY(uy * reach));
-    plane.drop.setAttribute('x1', toSvgX(query.x)); plane.drop.setAttribute('y1', toSvgY(query.y));
-    plane.drop.setAttribute('x2', toSvgX(ux * along)); plane.drop.setAttribute('y2', toSvgY(uy * along));
+    plane.guide.setAttribute('x1', toSvgX(-ux * reach));
+    plane.guide.setAttribute('y1', toSvgY(-uy * reach));
+    plane.guide.setAttribute('x2', toSvgX(ux * reach));
+    plane.guide.setAttribute('y2', toSvgY(uy * reach));
+    plane.drop.setAttribute('x1', toSvgX(query.x));
+    plane.drop.setAttribute('y1', toSvgY(query.y));
+    plane.drop.setAttribute('x2', toSvgX(ux * along));
+    plane.drop.setAttribute('y2', toSvgY(uy * along));
   }
 
   function explain(j) {
@@ -269,7 +326,10 @@ export function mount(element, { core }) {
       bar.weight.textContent = number(weight);
       bar.score.textContent = `q·k ${number(result.rawScores[j])}`;
       bar.item.classList.toggle('is-active', j === active);
-      bar.item.setAttribute('aria-label', `${KEYS[j].word}: weight ${number(weight)}, score q·k ${number(result.rawScores[j])}`);
+      bar.item.setAttribute(
+        'aria-label',
+        `${KEYS[j].word}: weight ${number(weight)}, score q·k ${number(result.rawScores[j])}`,
+      );
       const arrow = plane.keys[j];
       arrow.group.classList.toggle('is-active', j === active);
       arrow.line.style.strokeWidth = String(1.5 + 5 * weight);
@@ -292,7 +352,7 @@ export function mount(element, { core }) {
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => {
       if (!result) return;
-      const order = KEYS.map((key, j) => j).sort((a, b) => result.weights[b] - result.weights[a]);
+      const order = KEYS.map((_key, j) => j).sort((a, b) => result.weights[b] - result.weights[a]);
       announcer.textContent = `Weights: ${order.map((j) => `${KEYS[j].word} ${number(result.weights[j])}`).join(', ')}.`;
     }, ANNOUNCE_AFTER_MS);
   }
@@ -345,7 +405,12 @@ export function mount(element, { core }) {
 
   function onHandleKey(event) {
     const step = event.shiftKey ? BIG_STEP : STEP;
-    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    const moves = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, step],
+      ArrowDown: [0, -step],
+    };
     if (event.key === 'Home') {
       moveQuery(START_QUERY.x, START_QUERY.y);
     } else if (moves[event.key]) {
@@ -363,14 +428,22 @@ export function mount(element, { core }) {
   }
   function onHover(event) {
     const index = indexOf(event);
-    if (index !== hovered) { hovered = index; render(); }
+    if (index !== hovered) {
+      hovered = index;
+      render();
+    }
   }
   function onLeave() {
-    if (hovered !== -1) { hovered = -1; render(); }
+    if (hovered !== -1) {
+      hovered = -1;
+      render();
+    }
   }
   function onBarFocus(event) {
     focused = indexOf(event);
-    bars.forEach((bar, j) => { bar.item.tabIndex = j === focused ? 0 : -1; });
+    bars.forEach((bar, j) => {
+      bar.item.tabIndex = j === focused ? 0 : -1;
+    });
     render();
   }
   function onBarBlur() {

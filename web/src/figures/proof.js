@@ -18,7 +18,10 @@ export function mount(element, { core }) {
   lines.setAttribute('aria-live', 'polite');
   const details = document.createElement('table');
   details.className = 'numbers proof-details';
-  const rerun = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Run the check again' });
+  const rerun = Object.assign(document.createElement('button'), {
+    type: 'button',
+    textContent: 'Run the check again',
+  });
   root.append(lines, details, rerun);
   element.insertBefore(root, element.querySelector('figcaption'));
 
@@ -27,24 +30,37 @@ export function mount(element, { core }) {
     let results;
     try {
       results = [false, true].map((causal) =>
-        core.equivalence(causal, decodeFloat32(causal ? torchOutputs.causalTrue : torchOutputs.causalFalse)));
+        core.equivalence(
+          causal,
+          decodeFloat32(causal ? torchOutputs.causalTrue : torchOutputs.causalFalse),
+        ),
+      );
     } catch (error) {
       lines.textContent = `The check could not run: ${error.message}`;
       return;
     }
     const elapsed = performance.now() - started;
-    lines.textContent = results.map((result) => result.line).join('\n') +
+    lines.textContent =
+      results.map((result) => result.line).join('\n') +
       `\n\n(${elapsed.toFixed(1)} ms in your browser; B = 2, T = 16, d = 32, seed 0)`;
     details.replaceChildren();
-    details.createCaption().textContent = 'Largest difference from the four-line formula, per comparison';
+    details.createCaption().textContent =
+      'Largest difference from the four-line formula, per comparison';
     const head = details.createTHead().insertRow();
     for (const title of ['mask', 'vs PyTorch', 'vs fused kernel', 'vs float64']) {
-      head.append(Object.assign(document.createElement('th'), { textContent: title, scope: 'col' }));
+      head.append(
+        Object.assign(document.createElement('th'), { textContent: title, scope: 'col' }),
+      );
     }
     const body = details.createTBody();
     for (const result of results) {
       const row = body.insertRow();
-      row.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: result.causal ? 'causal' : 'no mask' }));
+      row.append(
+        Object.assign(document.createElement('th'), {
+          scope: 'row',
+          textContent: result.causal ? 'causal' : 'no mask',
+        }),
+      );
       for (const value of [result.formulaVsTorch, result.formulaVsFused, result.formulaVsFloat64]) {
         row.insertCell().textContent = scientific(value);
       }
@@ -53,5 +69,9 @@ export function mount(element, { core }) {
 
   rerun.addEventListener('click', run);
   run();
-  return { destroy() { rerun.removeEventListener('click', run); } };
+  return {
+    destroy() {
+      rerun.removeEventListener('click', run);
+    },
+  };
 }

@@ -20,8 +20,15 @@ import './scale-chart.css';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
-const TUTORIAL = Object.freeze({ mode: 'tutorial', widths: [4, 8, 16, 32, 64, 128, 256], T: 64, draws: 1, causal: false, seed: 0 });
-const AVERAGED_WIDTHS = Array.from({ length: 11 }, (_, i) => 2 ** i);  // 1 … 1024
+const TUTORIAL = Object.freeze({
+  mode: 'tutorial',
+  widths: [4, 8, 16, 32, 64, 128, 256],
+  T: 64,
+  draws: 1,
+  causal: false,
+  seed: 0,
+});
+const AVERAGED_WIDTHS = Array.from({ length: 11 }, (_, i) => 2 ** i); // 1 … 1024
 const FIELDS = {
   draws: { name: 'Draws', low: 1, high: 200, initial: 32 },
   T: { name: 'T', low: 2, high: 1024, initial: 64 },
@@ -30,13 +37,47 @@ const FIELDS = {
 // The three curves, in the order the core returns them. Colour, dash and marker all differ,
 // so the chart does not rely on colour alone.
 const SERIES = [
-  { key: 'none', label: 'no scaling', short: 'unscaled', color: '--accent', dash: [7, 4], point: 'circle', width: 2.25 },
-  { key: 'sqrt', label: 'divided by √d', short: '1/√d', color: '--accent-2', dash: [], point: 'rectRot', width: 3 },
-  { key: 'd', label: 'divided by d', short: '1/d', color: '--accent-3', dash: [2, 3], point: 'triangle', width: 2.25 },
+  {
+    key: 'none',
+    label: 'no scaling',
+    short: 'unscaled',
+    color: '--accent',
+    dash: [7, 4],
+    point: 'circle',
+    width: 2.25,
+  },
+  {
+    key: 'sqrt',
+    label: 'divided by √d',
+    short: '1/√d',
+    color: '--accent-2',
+    dash: [],
+    point: 'rectRot',
+    width: 3,
+  },
+  {
+    key: 'd',
+    label: 'divided by d',
+    short: '1/d',
+    color: '--accent-3',
+    dash: [2, 3],
+    point: 'triangle',
+    width: 2.25,
+  },
 ];
 const VIEWS = {
-  peak: { mean: 'peakMean', spread: 'peakSpread', axis: 'average peak weight', caption: 'Average peak attention weight of a row' },
-  entropy: { mean: 'entropyMean', spread: 'entropySpread', axis: 'average entropy (nats)', caption: 'Average entropy of a row, in nats' },
+  peak: {
+    mean: 'peakMean',
+    spread: 'peakSpread',
+    axis: 'average peak weight',
+    caption: 'Average peak attention weight of a row',
+  },
+  entropy: {
+    mean: 'entropyMean',
+    spread: 'entropySpread',
+    axis: 'average entropy (nats)',
+    caption: 'Average entropy of a row, in nats',
+  },
 };
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -61,8 +102,22 @@ function svg(tag, attributes = {}) {
 
 // A small drawing of a series' line and marker for the HTML legend, coloured by CSS.
 function swatch(series) {
-  const icon = svg('svg', { viewBox: '0 0 36 12', width: '36', height: '12', 'aria-hidden': 'true', class: `scale-chart__swatch scale-chart__swatch--${series.key}` });
-  icon.append(svg('line', { x1: '1', y1: '6', x2: '35', y2: '6', 'stroke-dasharray': series.dash.join(' ') || 'none' }));
+  const icon = svg('svg', {
+    viewBox: '0 0 36 12',
+    width: '36',
+    height: '12',
+    'aria-hidden': 'true',
+    class: `scale-chart__swatch scale-chart__swatch--${series.key}`,
+  });
+  icon.append(
+    svg('line', {
+      x1: '1',
+      y1: '6',
+      x2: '35',
+      y2: '6',
+      'stroke-dasharray': series.dash.join(' ') || 'none',
+    }),
+  );
   const markers = {
     circle: () => svg('circle', { cx: '18', cy: '6', r: '3.5' }),
     rectRot: () => svg('path', { d: 'M18 1.5 L22.5 6 L18 10.5 L13.5 6 Z' }),
@@ -86,7 +141,8 @@ function wholeNumber(raw, { name, low, high }) {
 function uniform(T, causal, view) {
   if (!causal) return view === 'peak' ? 1 / T : Math.log(T);
   let sum = 0;
-  for (let visible = 1; visible <= T; visible += 1) sum += view === 'peak' ? 1 / visible : Math.log(visible);
+  for (let visible = 1; visible <= T; visible += 1)
+    sum += view === 'peak' ? 1 / visible : Math.log(visible);
   return sum / T;
 }
 
@@ -101,7 +157,8 @@ function tokensWorth(entropy) {
 }
 
 export function mount(element, { core }) {
-  const id = `scale-chart-${(uid += 1)}`;
+  uid += 1;
+  const id = `scale-chart-${uid}`;
   const caption = element.querySelector('figcaption');
   const cleanups = [];
   const listen = (target, type, handler, options) => {
@@ -118,12 +175,23 @@ export function mount(element, { core }) {
       inputs[value] = el('input', { type: 'radio', name: `${id}-${name}`, id: inputId, value });
       group.append(inputs[value], el('label', { htmlFor: inputId }, text));
     }
-    const fieldset = el('fieldset', { class: 'control scale-chart__choice' }, el('legend', { class: 'label' }, legendText), group);
+    const fieldset = el(
+      'fieldset',
+      { class: 'control scale-chart__choice' },
+      el('legend', { class: 'label' }, legendText),
+      group,
+    );
     return { fieldset, inputs };
   }
 
-  const modeGroup = segmented('mode', 'Data', [['tutorial', 'Exactly the tutorial'], ['averaged', 'Averaged']]);
-  const viewGroup = segmented('view', 'Measure', [['peak', 'Peak weight'], ['entropy', 'Entropy']]);
+  const modeGroup = segmented('mode', 'Data', [
+    ['tutorial', 'Exactly the tutorial'],
+    ['averaged', 'Averaged'],
+  ]);
+  const viewGroup = segmented('view', 'Measure', [
+    ['peak', 'Peak weight'],
+    ['entropy', 'Entropy'],
+  ]);
   modeGroup.inputs.tutorial.checked = true;
   viewGroup.inputs.peak.checked = true;
 
@@ -132,83 +200,193 @@ export function mount(element, { core }) {
     const inputId = `${id}-${field}`;
     const labelId = `${inputId}-label`;
     const messageId = `${inputId}-message`;
-    const input = el('input', { type: 'text', id: inputId, inputMode: 'numeric', autocomplete: 'off', spellcheck: false, value: String(FIELDS[field].initial), 'aria-describedby': messageId });
-    const range = slider ? el('input', { type: 'range', ...slider, 'aria-labelledby': labelId, 'aria-describedby': messageId }) : null;
+    const input = el('input', {
+      type: 'text',
+      id: inputId,
+      inputMode: 'numeric',
+      autocomplete: 'off',
+      spellcheck: false,
+      value: String(FIELDS[field].initial),
+      'aria-describedby': messageId,
+    });
+    const range = slider
+      ? el('input', {
+          type: 'range',
+          ...slider,
+          'aria-labelledby': labelId,
+          'aria-describedby': messageId,
+        })
+      : null;
     const message = el('p', { class: 'message', id: messageId, 'aria-live': 'polite' });
     const row = el('div', { class: 'scale-chart__number-row' }, input, range);
-    const wrapper = el('div', { class: `control${slider ? ' scale-chart__slider-control' : ''}` }, el('label', { htmlFor: inputId, id: labelId }, labelText), row, message);
+    const wrapper = el(
+      'div',
+      { class: `control${slider ? ' scale-chart__slider-control' : ''}` },
+      el('label', { htmlFor: inputId, id: labelId }, labelText),
+      row,
+      message,
+    );
     return { wrapper, input, range, message };
   }
 
   const controls = {
-    draws: numberControl('draws', 'Draws per width', { min: '1', max: '200', step: '1', value: '32' }),
-    T: numberControl('T', 'Tokens T', { min: '1', max: '10', step: '1', value: '6', 'aria-valuetext': '64' }),
+    draws: numberControl('draws', 'Draws per width', {
+      min: '1',
+      max: '200',
+      step: '1',
+      value: '32',
+    }),
+    T: numberControl('T', 'Tokens T', {
+      min: '1',
+      max: '10',
+      step: '1',
+      value: '6',
+      'aria-valuetext': '64',
+    }),
     seed: numberControl('seed', 'Seed', null),
   };
   const causalInput = el('input', { type: 'checkbox', id: `${id}-causal` });
-  const causalControl = el('div', { class: 'control scale-chart__check' },
+  const causalControl = el(
+    'div',
+    { class: 'control scale-chart__check' },
     el('span', { class: 'label' }, 'Mask'),
-    el('label', { class: 'scale-chart__check-label', htmlFor: causalInput.id }, causalInput, ' causal: look back only'));
+    el(
+      'label',
+      { class: 'scale-chart__check-label', htmlFor: causalInput.id },
+      causalInput,
+      ' causal: look back only',
+    ),
+  );
 
-  const tutorialNote = el('p', { class: 'scale-chart__note' },
-    'Seed 0, one random draw per width, 64 tokens, no mask: the tutorial’s own numbers, a little bumpy because each point is a single draw.');
+  const tutorialNote = el(
+    'p',
+    { class: 'scale-chart__note' },
+    'Seed 0, one random draw per width, 64 tokens, no mask: the tutorial’s own numbers, a little bumpy because each point is a single draw.',
+  );
 
-  const modesBox = el('div', { class: 'scale-chart__modes' }, modeGroup.fieldset, viewGroup.fieldset);
-  const controlsBox = el('div', { class: 'controls scale-chart__controls' },
-    controls.draws.wrapper, controls.T.wrapper, controls.seed.wrapper, causalControl);
+  const modesBox = el(
+    'div',
+    { class: 'scale-chart__modes' },
+    modeGroup.fieldset,
+    viewGroup.fieldset,
+  );
+  const controlsBox = el(
+    'div',
+    { class: 'controls scale-chart__controls' },
+    controls.draws.wrapper,
+    controls.T.wrapper,
+    controls.seed.wrapper,
+    causalControl,
+  );
 
   const headline = el('p', { class: 'scale-chart__headline', 'aria-live': 'polite' }, 'Computing…');
-  const legend = el('ul', { class: 'scale-chart__legend', 'aria-label': 'Legend' },
+  const legend = el(
+    'ul',
+    { class: 'scale-chart__legend', 'aria-label': 'Legend' },
     ...SERIES.map((series) => el('li', {}, swatch(series), series.label)),
   );
-  const uniformIcon = svg('svg', { viewBox: '0 0 36 12', width: '36', height: '12', 'aria-hidden': 'true', class: 'scale-chart__swatch scale-chart__swatch--uniform' });
-  uniformIcon.append(svg('line', { x1: '1', y1: '6', x2: '35', y2: '6', 'stroke-dasharray': '4 4' }));
+  const uniformIcon = svg('svg', {
+    viewBox: '0 0 36 12',
+    width: '36',
+    height: '12',
+    'aria-hidden': 'true',
+    class: 'scale-chart__swatch scale-chart__swatch--uniform',
+  });
+  uniformIcon.append(
+    svg('line', { x1: '1', y1: '6', x2: '35', y2: '6', 'stroke-dasharray': '4 4' }),
+  );
   const uniformText = el('span', {}, 'uniform');
   legend.append(el('li', {}, uniformIcon, uniformText));
-  const bandKey = el('li', { class: 'scale-chart__band-key', hidden: true },
-    el('span', { class: 'scale-chart__band-swatch', 'aria-hidden': 'true' }), '±1 standard deviation across draws');
+  const bandKey = el(
+    'li',
+    { class: 'scale-chart__band-key', hidden: true },
+    el('span', { class: 'scale-chart__band-swatch', 'aria-hidden': 'true' }),
+    '±1 standard deviation across draws',
+  );
   legend.append(bandKey);
 
-  const canvas = el('canvas', { role: 'img', 'aria-label': 'Chart of the scale study; computing.' });
+  const canvas = el('canvas', {
+    role: 'img',
+    'aria-label': 'Chart of the scale study; computing.',
+  });
   const canvasWrap = el('div', { class: 'scale-chart__canvas' }, canvas);
   const readout = el('p', { class: 'scale-chart__readout' });
   const status = el('p', { class: 'scale-chart__status' });
 
   const tableId = `${id}-table`;
-  const toggle = el('button', { type: 'button', 'aria-expanded': 'false', 'aria-controls': tableId }, 'Show numbers');
+  const toggle = el(
+    'button',
+    { type: 'button', 'aria-expanded': 'false', 'aria-controls': tableId },
+    'Show numbers',
+  );
   const pngButton = el('button', { type: 'button' }, 'PNG');
   const csvButton = el('button', { type: 'button' }, 'CSV');
-  const buttons = el('div', { class: 'button-row scale-chart__buttons' }, toggle,
-    el('div', { class: 'scale-chart__export' }, el('span', {}, 'Download'), pngButton, csvButton));
+  const buttons = el(
+    'div',
+    { class: 'button-row scale-chart__buttons' },
+    toggle,
+    el('div', { class: 'scale-chart__export' }, el('span', {}, 'Download'), pngButton, csvButton),
+  );
   pngButton.setAttribute('aria-label', 'Download the chart as PNG');
   csvButton.setAttribute('aria-label', 'Download the chart data as CSV');
   const table = el('table', { class: 'numbers' });
-  const tableBox = el('div', { class: 'table-scroll sr-only', id: tableId, role: 'region', 'aria-label': 'Numbers behind the chart' }, table);
+  const tableBox = el(
+    'div',
+    {
+      class: 'table-scroll sr-only',
+      id: tableId,
+      role: 'region',
+      'aria-label': 'Numbers behind the chart',
+    },
+    table,
+  );
 
-  const root = el('div', { class: 'scale-chart' }, modesBox, controlsBox, tutorialNote, headline, legend, canvasWrap, readout, buttons, status, tableBox);
+  const root = el(
+    'div',
+    { class: 'scale-chart' },
+    modesBox,
+    controlsBox,
+    tutorialNote,
+    headline,
+    legend,
+    canvasWrap,
+    readout,
+    buttons,
+    status,
+    tableBox,
+  );
   element.insertBefore(root, caption);
 
   // ---- state ----------------------------------------------------------------------------
   let mode = 'tutorial';
   let view = 'peak';
   let causal = false;
-  const raw = { draws: controls.draws.input.value, T: controls.T.input.value, seed: controls.seed.input.value };
+  const raw = {
+    draws: controls.draws.input.value,
+    T: controls.T.input.value,
+    seed: controls.seed.input.value,
+  };
   let lastChanged = 'draws';
-  let coreError = null;           // { field, message } from the core for the averaged settings
-  const cache = new Map();        // settings key -> { study, settings, ms }
-  let shown = null;               // what the chart shows now (the last good study)
+  let coreError = null; // { field, message } from the core for the averaged settings
+  const cache = new Map(); // settings key -> { study, settings, ms }
+  let shown = null; // what the chart shows now (the last good study)
   let visible = false;
-  let pending = false;            // averaged work waiting for the figure to scroll into view
+  let pending = false; // averaged work waiting for the figure to scroll into view
   let frame = 0;
   let timer = 0;
   let computeTimer = 0;
-  let wanted = '';                // the settings key the latest run() asked for
+  let wanted = ''; // the settings key the latest run() asked for
   let colors = {};
 
   function readColors() {
     colors = {
-      text: cssColor('--text'), muted: cssColor('--muted'), line: cssColor('--line'), surface: cssColor('--surface'),
-      none: cssColor('--accent'), sqrt: cssColor('--accent-2'), d: cssColor('--accent-3'),
+      text: cssColor('--text'),
+      muted: cssColor('--muted'),
+      line: cssColor('--line'),
+      surface: cssColor('--surface'),
+      none: cssColor('--accent'),
+      sqrt: cssColor('--accent-2'),
+      d: cssColor('--accent-3'),
       font: getComputedStyle(root).fontFamily || 'system-ui, sans-serif',
     };
   }
@@ -232,7 +410,11 @@ export function mount(element, { core }) {
     id: 'scaleOverlay',
     beforeDatasetsDraw(chart) {
       if (!shown) return;
-      const { ctx, chartArea: area, scales: { x, y } } = chart;
+      const {
+        ctx,
+        chartArea: area,
+        scales: { x, y },
+      } = chart;
       const { study, settings } = shown;
       const stats = VIEWS[view];
       ctx.save();
@@ -247,8 +429,11 @@ export function mount(element, { core }) {
           const spread = study[series.key][stats.spread];
           const xs = Array.from(study.widths, (d) => x.getPixelForValue(Math.log2(d)));
           ctx.beginPath();
-          xs.forEach((px, i) => ctx.lineTo(px, y.getPixelForValue(mean[i] + spread[i])));
-          for (let i = xs.length - 1; i >= 0; i -= 1) ctx.lineTo(xs[i], y.getPixelForValue(Math.max(0, mean[i] - spread[i])));
+          xs.forEach((px, i) => {
+            ctx.lineTo(px, y.getPixelForValue(mean[i] + spread[i]));
+          });
+          for (let i = xs.length - 1; i >= 0; i -= 1)
+            ctx.lineTo(xs[i], y.getPixelForValue(Math.max(0, mean[i] - spread[i])));
           ctx.closePath();
           ctx.fillStyle = colors[series.key];
           ctx.fill();
@@ -304,7 +489,9 @@ export function mount(element, { core }) {
           type: 'linear',
           min: 1.7,
           max: 8.3,
-          afterBuildTicks(axis) { axis.ticks = xTicks.map((value) => ({ value })); },
+          afterBuildTicks(axis) {
+            axis.ticks = xTicks.map((value) => ({ value }));
+          },
           ticks: { autoSkip: true, maxRotation: 0, callback: (value) => String(2 ** value) },
           title: { display: true, text: 'head width d (each step doubles)' },
         },
@@ -358,12 +545,23 @@ export function mount(element, { core }) {
       if (checked.error) errors[field] = checked.error;
       else values[field] = checked.value;
     }
-    return { errors, settings: { mode: 'averaged', widths: AVERAGED_WIDTHS, T: values.T, draws: values.draws, causal, seed: values.seed } };
+    return {
+      errors,
+      settings: {
+        mode: 'averaged',
+        widths: AVERAGED_WIDTHS,
+        T: values.T,
+        draws: values.draws,
+        causal,
+        seed: values.seed,
+      },
+    };
   }
 
   function showMessages(errors) {
     for (const field of Object.keys(FIELDS)) {
-      const text = errors[field] || (coreError && coreError.field === field ? coreError.message : '');
+      const text =
+        errors[field] || (coreError && coreError.field === field ? coreError.message : '');
       const { input, range, message } = controls[field];
       message.textContent = text;
       if (text) input.setAttribute('aria-invalid', 'true');
@@ -375,12 +573,15 @@ export function mount(element, { core }) {
     }
   }
 
-  const keyOf = (settings) => JSON.stringify([settings.mode, settings.T, settings.draws, settings.causal, settings.seed]);
+  const keyOf = (settings) =>
+    JSON.stringify([settings.mode, settings.T, settings.draws, settings.causal, settings.seed]);
 
   // Coalesce: any number of changes within `delay` ms, then one animation frame, one study.
   function schedule(delay = 0) {
     clearTimeout(timer);
-    const queue = () => { if (!frame) frame = requestAnimationFrame(run); };
+    const queue = () => {
+      if (!frame) frame = requestAnimationFrame(run);
+    };
     if (delay > 0) timer = setTimeout(queue, delay);
     else queue();
   }
@@ -429,7 +630,7 @@ export function mount(element, { core }) {
 
   function compute(settings, key) {
     canvasWrap.classList.remove('is-busy');
-    if (key !== wanted) return;  // the reader moved on before it started
+    if (key !== wanted) return; // the reader moved on before it started
     const started = performance.now();
     try {
       const study = core.scaleStudy(settings);
@@ -450,14 +651,18 @@ export function mount(element, { core }) {
   // The core refuses studies over its work budget (Σ T²·d·draws multiply-adds, see
   // core.limits); say so before asking it, with how many draws would fit at this T.
   function budgetMessage({ T, widths, draws }) {
-    const limit = core.limits && core.limits.maxStudyMultiplyAdds;
+    const limit = core.limits?.maxStudyMultiplyAdds;
     const perDraw = T * T * widths.reduce((sum, d) => sum + d, 0);
     if (!(limit > 0) || perDraw * draws <= limit) return '';
     const fits = Math.floor(limit / perDraw);
     const millions = (n) => `${Math.round(n / 1e6).toLocaleString('en-US')} million`;
-    return `Too much work: ${plural(draws, 'draw')} of ${T} tokens need ${millions(perDraw * draws)} multiply-adds; ` +
+    return (
+      `Too much work: ${plural(draws, 'draw')} of ${T} tokens need ${millions(perDraw * draws)} multiply-adds; ` +
       `the limit is ${millions(limit)}. ` +
-      (fits >= 1 ? `With T = ${T}, at most ${fits === 1 ? '1 draw fits' : `${fits} draws fit`}.` : `Try a smaller T.`);
+      (fits >= 1
+        ? `With T = ${T}, at most ${fits === 1 ? '1 draw fits' : `${fits} draws fit`}.`
+        : `Try a smaller T.`)
+    );
   }
 
   // ---- drawing --------------------------------------------------------------------------
@@ -487,17 +692,21 @@ export function mount(element, { core }) {
     canvas.setAttribute('aria-label', describe(entry));
     writeTable(entry);
     showReadout(-1);
-    status.textContent = settings.mode === 'tutorial'
-      ? `Computed by the C++ core in ${Math.max(1, Math.round(ms))} ms.`
-      : `${plural(settings.draws, 'draw')} per width, ${settings.T} tokens, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}: computed by the C++ core in ${Math.max(1, Math.round(ms))} ms.`;
+    status.textContent =
+      settings.mode === 'tutorial'
+        ? `Computed by the C++ core in ${Math.max(1, Math.round(ms))} ms.`
+        : `${plural(settings.draws, 'draw')} per width, ${settings.T} tokens, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}: computed by the C++ core in ${Math.max(1, Math.round(ms))} ms.`;
   }
 
   // "uniform: 1/64 = 0.016", or the row average with the causal mask.
   function uniformLabel(settings) {
     const level = uniform(settings.T, settings.causal, view);
     const digits = view === 'peak' ? 3 : 2;
-    if (settings.causal) return `uniform over the visible tokens (row average ${fixed(level, digits)})`;
-    return view === 'peak' ? `uniform: 1/${settings.T} = ${fixed(level, digits)}` : `uniform: ln ${settings.T} = ${fixed(level, digits)}`;
+    if (settings.causal)
+      return `uniform over the visible tokens (row average ${fixed(level, digits)})`;
+    return view === 'peak'
+      ? `uniform: 1/${settings.T} = ${fixed(level, digits)}`
+      : `uniform: ln ${settings.T} = ${fixed(level, digits)}`;
   }
 
   // The PNG: a title, the chart, and the legend drawn under it (the page's legend is HTML).
@@ -527,9 +736,11 @@ export function mount(element, { core }) {
       rows[rows.length - 1].push(entry);
       x += entry.width;
     }
-    const title = `${VIEWS[view].caption} against head width d; ${settings.mode === 'tutorial'
-      ? 'exactly the tutorial (seed 0, one draw, T = 64)'
-      : `${plural(settings.draws, 'draw')}, T = ${settings.T}, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}`}`;
+    const title = `${VIEWS[view].caption} against head width d; ${
+      settings.mode === 'tutorial'
+        ? 'exactly the tutorial (seed 0, one draw, T = 64)'
+        : `${plural(settings.draws, 'draw')}, T = ${settings.T}, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}`
+    }`;
     ctx.font = font(14, '600');
     const titleLines = [''];
     for (const word of title.split(' ')) {
@@ -546,7 +757,9 @@ export function mount(element, { core }) {
     ctx.fillStyle = colors.text;
     ctx.font = font(14, '600');
     ctx.textBaseline = 'middle';
-    titleLines.forEach((line, i) => ctx.fillText(line, pad, pad + u(8) + i * u(20)));
+    titleLines.forEach((line, i) => {
+      ctx.fillText(line, pad, pad + u(8) + i * u(20));
+    });
     ctx.drawImage(canvas, 0, top + u(6));
     ctx.font = font(13);
     rows.forEach((row, r) => {
@@ -573,7 +786,17 @@ export function mount(element, { core }) {
             const circle = entry.series.point === 'circle';
             ctx.fillStyle = circle ? colors.surface : color;
             ctx.lineWidth = u(2);
-            drawPoint(ctx, { pointStyle: entry.series.point, radius: u(circle ? 3.5 : 4.5), rotation: 0, borderWidth: u(2) }, left + u(18), y);
+            drawPoint(
+              ctx,
+              {
+                pointStyle: entry.series.point,
+                radius: u(circle ? 3.5 : 4.5),
+                rotation: 0,
+                borderWidth: u(2),
+              },
+              left + u(18),
+              y,
+            );
           }
         }
         ctx.restore();
@@ -595,25 +818,46 @@ export function mount(element, { core }) {
     const stats = VIEWS[view];
     const get = (series) => study[series][stats.mean][i];
     const level = uniform(settings.T, settings.causal, view);
-    const where = settings.mode === 'tutorial'
-      ? ''
-      : ` (${settings.draws === 1 ? 'one draw' : `mean of ${settings.draws} draws`} of ${settings.T} tokens${settings.causal ? ', causal mask' : ''})`;
+    const where =
+      settings.mode === 'tutorial'
+        ? ''
+        : ` (${settings.draws === 1 ? 'one draw' : `mean of ${settings.draws} draws`} of ${settings.T} tokens${settings.causal ? ', causal mask' : ''})`;
     const dVar = () => el('var', {}, 'd');
     const parts = [`At `, dVar(), ` = ${d}${where}, `];
     if (view === 'peak') {
       const uniformText = settings.causal
         ? `close to uniform, which with the mask averages ${fixed(level, 3)}`
         : `close to uniform, 1/${settings.T} = ${fixed(level, 3)}`;
-      parts.push('without scaling, a row puts ', value(fixed(get('none'), 2), 'none'),
-        ' of its attention on a single token on average; divided by √', dVar(), ' it puts ', value(fixed(get('sqrt'), 2), 'sqrt'),
-        '; divided by ', dVar(), ', ', value(fixed(get('d'), 2), 'd'), ` (${uniformText}).`);
+      parts.push(
+        'without scaling, a row puts ',
+        value(fixed(get('none'), 2), 'none'),
+        ' of its attention on a single token on average; divided by √',
+        dVar(),
+        ' it puts ',
+        value(fixed(get('sqrt'), 2), 'sqrt'),
+        '; divided by ',
+        dVar(),
+        ', ',
+        value(fixed(get('d'), 2), 'd'),
+        ` (${uniformText}).`,
+      );
     } else {
       const uniformText = settings.causal
         ? `close to uniform, which with the mask averages ${fixed(level, 2)}`
         : `close to uniform, ln ${settings.T} = ${fixed(level, 2)}`;
-      parts.push('without scaling, a row’s attention has an entropy of ', value(fixed(get('none'), 2), 'none'),
-        ` nats, as if spread over ${tokensWorth(get('none'))} tokens; divided by √`, dVar(), ', ', value(fixed(get('sqrt'), 2), 'sqrt'),
-        ` nats (${tokensWorth(get('sqrt'))} tokens); divided by `, dVar(), ', ', value(fixed(get('d'), 2), 'd'), ` nats (${uniformText}).`);
+      parts.push(
+        'without scaling, a row’s attention has an entropy of ',
+        value(fixed(get('none'), 2), 'none'),
+        ` nats, as if spread over ${tokensWorth(get('none'))} tokens; divided by √`,
+        dVar(),
+        ', ',
+        value(fixed(get('sqrt'), 2), 'sqrt'),
+        ` nats (${tokensWorth(get('sqrt'))} tokens); divided by `,
+        dVar(),
+        ', ',
+        value(fixed(get('d'), 2), 'd'),
+        ` nats (${uniformText}).`,
+      );
     }
     headline.replaceChildren(...parts);
   }
@@ -633,30 +877,54 @@ export function mount(element, { core }) {
       }
       return `${last > first ? 'rises' : 'falls'} from ${fixed(first, digits)} to ${fixed(last, digits)}`;
     };
-    const what = view === 'peak' ? 'average peak attention weight' : 'average attention entropy in nats';
+    const what =
+      view === 'peak' ? 'average peak attention weight' : 'average attention entropy in nats';
     const level = uniform(settings.T, settings.causal, view);
-    const source = settings.mode === 'tutorial'
-      ? 'the tutorial’s single draw per width'
-      : `the mean of ${plural(settings.draws, 'draw')} per width with a band of one standard deviation`;
-    return `Line chart of ${what} against head width d from ${study.widths[0]} to ${study.widths[n - 1]}, doubling each step, ` +
+    const source =
+      settings.mode === 'tutorial'
+        ? 'the tutorial’s single draw per width'
+        : `the mean of ${plural(settings.draws, 'draw')} per width with a band of one standard deviation`;
+    return (
+      `Line chart of ${what} against head width d from ${study.widths[0]} to ${study.widths[n - 1]}, doubling each step, ` +
       `for ${settings.T} tokens (${source}). Without scaling it ${trend('none')}; divided by the square root of d it ${trend('sqrt')}; ` +
-      `divided by d it ${trend('d')}, near uniform attention (${fixed(level, view === 'peak' ? 3 : 2)}).`;
+      `divided by d it ${trend('d')}, near uniform attention (${fixed(level, view === 'peak' ? 3 : 2)}).`
+    );
   }
 
   function writeTable({ study, settings }) {
     const stats = VIEWS[view];
     const spread = settings.draws > 1;
-    const captionText = `${stats.caption} against head width d, ${settings.mode === 'tutorial'
-      ? 'exactly the tutorial (seed 0, one draw, 64 tokens, no mask)'
-      : `${spread ? `mean ± one standard deviation over ${settings.draws} draws` : 'one draw'} of ${settings.T} tokens, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}`}.`;
-    const head = el('tr', {}, el('th', { scope: 'col' }, 'd'), ...SERIES.map((series) => el('th', { scope: 'col' }, series.short)));
-    const rows = Array.from(study.widths, (d, i) => el('tr', {},
-      el('th', { scope: 'row' }, String(d)),
-      ...SERIES.map((series) => {
-        const mean = fixed(study[series.key][stats.mean][i], 3);
-        return el('td', {}, spread ? `${mean} ± ${fixed(study[series.key][stats.spread][i], 3)}` : mean);
-      })));
-    table.replaceChildren(el('caption', {}, captionText), el('thead', {}, head), el('tbody', {}, ...rows));
+    const captionText = `${stats.caption} against head width d, ${
+      settings.mode === 'tutorial'
+        ? 'exactly the tutorial (seed 0, one draw, 64 tokens, no mask)'
+        : `${spread ? `mean ± one standard deviation over ${settings.draws} draws` : 'one draw'} of ${settings.T} tokens, mask ${settings.causal ? 'on' : 'off'}, seed ${settings.seed}`
+    }.`;
+    const head = el(
+      'tr',
+      {},
+      el('th', { scope: 'col' }, 'd'),
+      ...SERIES.map((series) => el('th', { scope: 'col' }, series.short)),
+    );
+    const rows = Array.from(study.widths, (d, i) =>
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row' }, String(d)),
+        ...SERIES.map((series) => {
+          const mean = fixed(study[series.key][stats.mean][i], 3);
+          return el(
+            'td',
+            {},
+            spread ? `${mean} ± ${fixed(study[series.key][stats.spread][i], 3)}` : mean,
+          );
+        }),
+      ),
+    );
+    table.replaceChildren(
+      el('caption', {}, captionText),
+      el('thead', {}, head),
+      el('tbody', {}, ...rows),
+    );
   }
 
   function showReadout(index) {
@@ -669,7 +937,8 @@ export function mount(element, { core }) {
     const digits = view === 'peak' ? 3 : 2;
     const parts = SERIES.map((series) => {
       const mean = fixed(study[series.key][stats.mean][index], digits);
-      const sd = settings.draws > 1 ? ` ± ${fixed(study[series.key][stats.spread][index], digits)}` : '';
+      const sd =
+        settings.draws > 1 ? ` ± ${fixed(study[series.key][stats.spread][index], digits)}` : '';
       return `${series.short} ${mean}${sd}`;
     });
     readout.textContent = `d = ${study.widths[index]}: ${parts.join(' · ')}`;
@@ -687,7 +956,8 @@ export function mount(element, { core }) {
   }
 
   // ---- events ---------------------------------------------------------------------------
-  for (const [value, input] of Object.entries(modeGroup.inputs)) listen(input, 'change', () => input.checked && setMode(value));
+  for (const [value, input] of Object.entries(modeGroup.inputs))
+    listen(input, 'change', () => input.checked && setMode(value));
   for (const [value, input] of Object.entries(viewGroup.inputs)) {
     listen(input, 'change', () => {
       if (!input.checked) return;
@@ -697,7 +967,10 @@ export function mount(element, { core }) {
   }
 
   const sliderToValue = { draws: (v) => v, T: (v) => 2 ** v };
-  const valueToSlider = { draws: (v) => Math.min(200, Math.max(1, v)), T: (v) => Math.min(10, Math.max(1, Math.round(Math.log2(v)))) };
+  const valueToSlider = {
+    draws: (v) => Math.min(200, Math.max(1, v)),
+    T: (v) => Math.min(10, Math.max(1, Math.round(Math.log2(v)))),
+  };
 
   for (const field of Object.keys(FIELDS)) {
     const { input, range } = controls[field];
@@ -709,7 +982,7 @@ export function mount(element, { core }) {
         range.value = String(valueToSlider[field](checked.value));
         range.setAttribute('aria-valuetext', String(checked.value));
       }
-      schedule(400);  // typing: wait for a pause
+      schedule(400); // typing: wait for a pause
     });
     listen(input, 'change', () => schedule(0));
     if (!range) continue;
@@ -721,8 +994,8 @@ export function mount(element, { core }) {
       lastChanged = field;
       schedule(delay);
     };
-    listen(range, 'input', fromSlider(300));   // dragging: the box follows, the study waits
-    listen(range, 'change', fromSlider(60));   // released (or a key press): soon
+    listen(range, 'input', fromSlider(300)); // dragging: the box follows, the study waits
+    listen(range, 'change', fromSlider(60)); // released (or a key press): soon
   }
   listen(causalInput, 'change', () => {
     causal = causalInput.checked;
@@ -737,16 +1010,43 @@ export function mount(element, { core }) {
     const s = shown.settings;
     return `scale-study-averaged-T${s.T}-draws${s.draws}${s.causal ? '-causal' : ''}-seed${s.seed}`;
   };
-  listen(pngButton, 'click', () => shown && downloadCanvas(exportCanvas(), `${fileStem()}-${view}.png`));
+  listen(
+    pngButton,
+    'click',
+    () => shown && downloadCanvas(exportCanvas(), `${fileStem()}-${view}.png`),
+  );
   listen(csvButton, 'click', () => {
     if (!shown) return;
     const { study, settings } = shown;
-    const rows = [['d', 'scale', 'peak_mean', 'peak_spread', 'entropy_mean', 'entropy_spread', 'T', 'draws', 'causal', 'seed']];
+    const rows = [
+      [
+        'd',
+        'scale',
+        'peak_mean',
+        'peak_spread',
+        'entropy_mean',
+        'entropy_spread',
+        'T',
+        'draws',
+        'causal',
+        'seed',
+      ],
+    ];
     study.widths.forEach((d, i) => {
       for (const series of SERIES) {
         const s = study[series.key];
-        rows.push([d, series.key, s.peakMean[i], s.peakSpread[i], s.entropyMean[i], s.entropySpread[i],
-          settings.T, settings.draws, settings.causal ? 1 : 0, settings.seed]);
+        rows.push([
+          d,
+          series.key,
+          s.peakMean[i],
+          s.peakSpread[i],
+          s.entropyMean[i],
+          s.entropySpread[i],
+          settings.T,
+          settings.draws,
+          settings.causal ? 1 : 0,
+          settings.seed,
+        ]);
       }
     });
     downloadCsv(rows, `${fileStem()}.csv`);
@@ -760,16 +1060,19 @@ export function mount(element, { core }) {
 
   let observer = null;
   if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => {
-      visible = entries.some((entry) => entry.isIntersecting);
-      if (visible && pending) schedule(0);
-    }, { rootMargin: '200px 0px' });
+    observer = new IntersectionObserver(
+      (entries) => {
+        visible = entries.some((entry) => entry.isIntersecting);
+        if (visible && pending) schedule(0);
+      },
+      { rootMargin: '200px 0px' },
+    );
     observer.observe(element);
   } else {
     visible = true;
   }
 
-  setMode('tutorial');  // the tutorial's study is small (2 million multiply-adds): at once
+  setMode('tutorial'); // the tutorial's study is small (2 million multiply-adds): at once
 
   return {
     destroy() {

@@ -17,7 +17,7 @@ export function downloadCsv(rows, filename) {
     const text = String(cell);
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const csv = rows.map((row) => row.map(quote).join(',')).join('\n') + '\n';
+  const csv = `${rows.map((row) => row.map(quote).join(',')).join('\n')}\n`;
   downloadBlob(new Blob([csv], { type: 'text/csv' }), filename);
 }
 
