@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { root, useChromium } from './chromium.mjs';
+import { poll } from './engines/page.mjs';
 
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
 const tutorialMap = fixture('attention_map.json').cases[0];
@@ -27,7 +28,9 @@ async function withPage(base, hash, body, { width = 1280 } = {}) {
   });
   try {
     await page.goto(base + hash);
-    await page.waitForSelector('#map-table table');
+    await poll(() => page.$('#map-table table'), {
+      message: 'the map never drew its numbers table',
+    });
     await body(page);
     const text = await page.evaluate(() => document.body.textContent);
     assert.doesNotMatch(text, /\bNaN\b|\bundefined\b/, 'the page shows NaN or undefined');
@@ -54,24 +57,17 @@ function readMap(page) {
   });
 }
 
-async function changeAndWait(page, action) {
+// Runs `action` and returns the map once its table has changed; fails quoting the action if not.
+async function changeAndWait(page, action, what = String(action)) {
   const before = JSON.stringify(await readMap(page));
   await action();
-  await page.waitForFunction((previous) => {
-    const rows = [...document.querySelectorAll('#map-table tbody tr')];
-    const header = [...document.querySelectorAll('#map-table thead th')].map(
-      (th) => th.textContent,
-    );
-    const T = rows.length;
-    const now = JSON.stringify({
-      tokens: header.slice(1, 1 + T),
-      weights: rows.map((row) =>
-        [...row.querySelectorAll('td')].slice(0, T).map((td) => Number(td.textContent)),
-      ),
-    });
-    return now !== previous;
-  }, before);
-  return readMap(page);
+  return poll(
+    async () => {
+      const now = await readMap(page);
+      return JSON.stringify(now) !== before && now;
+    },
+    { message: `${what} did not change the map` },
+  );
 }
 
 function upperTriangleSum(weights) {
@@ -121,9 +117,9 @@ for (const [scheme, base] of Object.entries(bases)) {
     test('the scale chart in tutorial mode shows 0.88 unscaled and 0.11 scaled at d = 256', async () => {
       await withPage(base(), '', async (page) => {
         await page.locator('#scale').scrollIntoViewIfNeeded();
-        await page.waitForFunction(() =>
-          /0\.88/.test(document.querySelector('[data-figure="scale"]').textContent),
-        );
+        await poll(async () => /0\.88/.test(await page.textContent('[data-figure="scale"]')), {
+          message: 'the scale chart never quoted 0.88',
+        });
         const text = await page.textContent('[data-figure="scale"]');
         assert.match(text, /0\.88/);
         assert.match(text, /0\.11/);
@@ -213,11 +209,15 @@ describe('controls, experiments and links (over http)', () => {
     await withPage(url(), '', async (page) => {
       const good = await readMap(page);
       await page.fill('#map-d', 'abc');
-      await page.waitForSelector('#map-d-message:not(:empty)');
+      await poll(() => page.textContent('#map-d-message'), {
+        message: 'no message beside the d field',
+      });
       assert.match(await page.textContent('#map-d-message'), /whole number from 1 to 512/);
       assert.equal(await page.getAttribute('#map-d', 'aria-invalid'), 'true');
       await page.fill('#map-text', '');
-      await page.waitForSelector('#map-text-message:not(:empty)');
+      await poll(() => page.textContent('#map-text-message'), {
+        message: 'no message beside the text field',
+      });
       assert.deepEqual(await readMap(page), good);
       await changeAndWait(page, () => page.fill('#map-d', '8'));
       assert.equal(await page.textContent('#map-d-message'), '');
@@ -268,7 +268,7 @@ describe('controls, experiments and links (over http)', () => {
       delete window.WebAssembly;
     });
     await page.goto(url());
-    await page.waitForSelector('#banner:not([hidden])');
+    await poll(() => page.isVisible('#banner'), { message: 'no banner without WebAssembly' });
     assert.match(await page.textContent('#banner'), /WebAssembly/);
     assert.match(await page.textContent('#four-lines'), /four steps/);
     assert.equal(await page.isVisible('.needs-script'), true);
