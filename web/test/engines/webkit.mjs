@@ -5,6 +5,7 @@
 // in an iframe of that width (frame.html, which site.mjs places beside the page) and every
 // command then runs inside that frame.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { makePage } from './page.mjs';
 
@@ -78,6 +79,9 @@ Promise.resolve().then(() => (${source})).then(
   (error) => done({ error: String(error && error.stack ? error.stack : error) }));`;
 
 export async function launch() {
+  for (const file of [DRIVER, MINI_BROWSER]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: install webkit2gtk-driver`);
+  }
   const { xvfb, display } = await startXvfb();
   const port = await freePort();
   const driver = spawn(DRIVER, [`--port=${port}`], {
