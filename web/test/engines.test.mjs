@@ -6,13 +6,16 @@
 // ENGINES=firefox,webkit limits the run to some engines.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeSite } from './engines/site.mjs';
 
 const ENGINES = (process.env.ENGINES || 'chromium,firefox,webkit').split(',');
 const WIDTHS = [1280, 390];
 const SCHEMES = ['http', 'file'];
 const TEST_TIMEOUT_MS = 120_000;
+const FAILURES = fileURLToPath(new URL('../../build/engine-failures/', import.meta.url));
 
 // Every selector the suite relies on, in one place: the figures are being restructured.
 const HOOKS = {
@@ -138,7 +141,9 @@ async function codePathInPage() {
   } catch (error) {
     worker = `refused (${error.name} thrown)`;
   }
-  return { simd128, relaxedSimd, worker };
+  // What the page says it chose, if it records its choices as data-* on <html>.
+  const declared = Object.entries(document.documentElement.dataset).map(([k, v]) => `${k}=${v}`);
+  return { simd128, relaxedSimd, worker, declared };
 }
 
 // ---- steps, in Node ----
@@ -173,11 +178,21 @@ async function assertHealthy(page) {
   assert.deepEqual(await page.problems(), [], 'console errors, uncaught errors or CSP violations');
 }
 
+// Runs `body` on a freshly opened page, then checks the page stayed healthy. On a failure
+// the page's screenshot is saved in build/engine-failures/ and named in the message.
 async function withPage(engine, url, width, body) {
   const page = await openReady(engine, url, width);
   try {
     await body(page);
     await assertHealthy(page);
+  } catch (error) {
+    mkdirSync(FAILURES, { recursive: true });
+    const file = join(FAILURES, `${engine.name}-${width}px-${Date.now()}.png`);
+    await page.screenshot(file).then(
+      () => (error.message += `\n(screenshot: ${file})`),
+      () => {},
+    );
+    throw error;
   } finally {
     await page.close();
   }
@@ -388,7 +403,8 @@ for (const name of ENGINES) {
             `${name} ${engine.version} over ${scheme}: ` +
               `${path.relaxedSimd ? 'relaxed SIMD validates' : 'no relaxed SIMD: simd128 fallback'}; ` +
               `a Blob-URL worker under the page's CSP ${path.worker}` +
-              `${path.worker === 'runs' ? '' : ': main-thread fallback'}`,
+              `${path.worker === 'runs' ? '' : ': main-thread fallback'}; ` +
+              `the page declares ${path.declared.join(' ') || 'no choice (no data-* on <html>)'}`,
           );
         } finally {
           await page.close();
