@@ -5,7 +5,7 @@ import { after, before } from 'node:test';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
-export const root = new URL('../../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 
 // Returns { browser(), url(hash) }, valid once the file's before() hook has run.
 export function useChromium() {
