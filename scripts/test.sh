@@ -24,3 +24,4 @@ node scripts/build-web.mjs
 
 echo "== wasm module in Node, page in Chromium"
 node --test web/test/*.test.mjs
+node --test web/test/unit/*.test.mjs

@@ -38,8 +38,10 @@ function unwrap(result) {
   return result;
 }
 
-// scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor).
+// scale: { mode: 'sqrt' | 'd' | 'none' | 'custom', factor }, or the older 'sqrt' | 'd' | 'none' |
+// a positive number (a custom factor).
 function scaleArguments(scale) {
+  if (typeof scale === 'object' && scale !== null) return [scale.mode, scale.factor ?? 1];
   return typeof scale === 'number' ? ['custom', scale] : [scale, 1];
 }
 
@@ -74,12 +76,26 @@ export function wrap(module) {
       d = 24,
       seed = 1,
       vectors = 'position',
-      pos = false,
+      init = 'tutorial',
+      pos = 'none',
       scale = 'sqrt',
       causal = true,
     }) {
+      if (init !== 'tutorial' || pos === 'rope') {
+        throw new Error(`this build of the core has no init=${init} / pos=${pos} yet`);
+      }
+      const positional = pos === true || pos === 'sinusoidal';
       return unwrap(
-        module.attentionMap(text, tokens, d, seed, vectors, pos, ...scaleArguments(scale), causal),
+        module.attentionMap(
+          text,
+          tokens,
+          d,
+          seed,
+          vectors,
+          positional,
+          ...scaleArguments(scale),
+          causal,
+        ),
       );
     },
 
