@@ -23,7 +23,6 @@ const SAME_TOKEN = Object.freeze({
   tokens: 'words',
   vectors: 'token',
   causal: false,
-  init: 'standard',
 });
 
 export function averages(result) {
