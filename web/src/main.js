@@ -8,7 +8,7 @@ import { setupTheme } from './theme.js';
 import * as nameTags from './figures/name-tags.js';
 import * as fourLines from './figures/four-lines.js';
 import * as attentionMap from './figures/attention-map.js';
-import * as scaleChart from './figures/scale-chart.js';
+import * as scaleChart from './figures/scale-chart/index.js';
 import * as proof from './figures/proof.js';
 import * as experiments from './figures/experiments.js';
 
@@ -47,6 +47,22 @@ async function start() {
   const store = createMapStore(core, { hash: location.hash, onHashWrite: writeHash });
   window.addEventListener('hashchange', () => store.load(location.hash));
 
+  // Figures built to the contract get dispatch() and update(snapshot); the highlighted
+  // query/key pair travels in every snapshot they receive.
+  let highlight = null;
+  const views = [];
+  const publish = () => {
+    const snapshot = Object.freeze({ ...store.get(), highlight });
+    for (const view of views) view.update(snapshot);
+  };
+  const dispatch = (action) => {
+    if (action.type === 'set') store.update(action.fields);
+    if (action.type !== 'highlight') return;
+    highlight = action.query == null ? null : { query: action.query, key: action.key };
+    publish();
+  };
+  store.subscribe(publish);
+
   store.start();
   // The map first: it is the figure people come for, and the store's result is ready for it.
   const slots = [...document.querySelectorAll('[data-figure]')].sort(
@@ -55,7 +71,11 @@ async function start() {
   for (const slot of slots) {
     const figure = FIGURES[slot.dataset.figure];
     try {
-      figure.mount(slot, { core, store });
+      const view = figure.mount(slot, { core, store, dispatch });
+      if (typeof view?.update === 'function') {
+        views.push(view);
+        view.update(Object.freeze({ ...store.get(), highlight }));
+      }
     } catch (error) {
       showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
     }
