@@ -6,7 +6,7 @@ import { loadCore } from './core.js';
 import { createMapStore } from './map-store.js';
 import { setupTheme } from './theme.js';
 import * as nameTags from './figures/name-tags.js';
-import * as fourLines from './figures/four-lines.js';
+import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map.js';
 import * as scaleChart from './figures/scale-chart/index.js';
 import * as proof from './figures/proof.js';
