@@ -38,8 +38,11 @@ function unwrap(result) {
   return result;
 }
 
-// scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor).
+// scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor), or the contract's
+// { mode, factor } object.
 function scaleArguments(scale) {
+  if (scale && typeof scale === 'object')
+    return scale.mode === 'custom' ? ['custom', scale.factor] : [scale.mode, 1];
   return typeof scale === 'number' ? ['custom', scale] : [scale, 1];
 }
 
