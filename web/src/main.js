@@ -7,10 +7,10 @@ import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
 import { setupTheme } from './theme.js';
-import * as nameTags from './figures/name-tags.js';
-import * as fourLines from './figures/four-lines.js';
+import * as nameTags from './figures/name-tags/index.js';
+import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
-import * as scaleChart from './figures/scale-chart.js';
+import * as scaleChart from './figures/scale-chart/index.js';
 import * as proof from './figures/proof.js';
 import * as experiments from './figures/experiments/index.js';
 
@@ -36,19 +36,13 @@ function slotsInOrder() {
   );
 }
 
-// Figures still written against the older { store } interface (get/subscribe) receive one;
-// figures on the update() contract ignore it.
-function legacyStore(store) {
-  return { get: store.getSnapshot, subscribe: store.subscribe };
-}
-
 async function mountAll(core, store, mounted) {
-  const context = { core, dispatch: store.dispatch, store: legacyStore(store) };
+  const context = { core, dispatch: store.dispatch };
   for (const slot of slotsInOrder()) {
     try {
       const figure = FIGURES[slot.dataset.figure].mount(slot, context);
       mounted.push(figure);
-      figure.update?.(store.getSnapshot());
+      figure.update?.(store.getSnapshot()); // a figure with no map input may have no update()
     } catch (error) {
       showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
     }
