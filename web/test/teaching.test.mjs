@@ -35,6 +35,14 @@ function readWeights(page) {
   });
 }
 
+// After the hash shows a new state: one more frame and task, so the numbers table (built in
+// the task after the frame that drew the map) shows that state too.
+function settle(page) {
+  return page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+  );
+}
+
 // Is the element's whole box inside the viewport?
 function inView(page, selector) {
   return page.$eval(selector, (element) => {
@@ -53,7 +61,7 @@ async function runExperiment(page, title) {
       document.querySelector('#map .experiment-note .experiment-title')?.textContent === name,
     title,
   );
-  await page.waitForTimeout(100); // the scroll settles (reduced motion: instant)
+  await settle(page);
 }
 
 const TITLES = [
@@ -92,22 +100,29 @@ describe('the lesson holds on the page', () => {
   test('an experiment leaves nothing behind: the same-token pair ignores earlier settings', async () => {
     const { page, problems } = await open('#d=64&seed=9&scale=d&causal=1&pos=sinusoidal');
     await runExperiment(page, 'The same token at two positions');
-    assert.match(page.url(), /text=the%20cat%20saw%20the%20dog&tokens=words&d=24&seed=1&causal=0&scale=sqrt/);
+    assert.match(
+      page.url(),
+      /text=the%20cat%20saw%20the%20dog&tokens=words&d=24&seed=1&causal=0&scale=sqrt/,
+    );
     assert.match(page.url(), /pos=none/);
     const weights = await readWeights(page);
     assert.deepEqual(weights[0], weights[3], 'with the mask off, both “the” rows are one row');
     const side = await page.$$eval('#map .side-by-side tbody tr', (rows) =>
       rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
     );
-    assert.equal(side.length, 2);
-    assert.deepEqual(side[0], side[1], 'the side-by-side rows are identical');
+    assert.equal(side.length, 4, 'two weight rows, then two query rows');
+    assert.deepEqual(side[0], side[1], 'the two weight rows are identical');
+    assert.deepEqual(side[2], side[3], 'the two query rows are identical');
     await runExperiment(page, '…with sinusoidal positions');
     const added = await readWeights(page);
     assert.notDeepEqual(added[0], added[3]);
     assert.match(await page.textContent('#map .experiment-note'), /add a different wave/);
     await runExperiment(page, '…with RoPE');
     assert.match(page.url(), /pos=rope/);
-    assert.match(await page.textContent('#map .experiment-note'), /rotates each pair of numbers in q and k/);
+    assert.match(
+      await page.textContent('#map .experiment-note'),
+      /rotates each pair of numbers in q and k/,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -118,7 +133,10 @@ describe('the lesson holds on the page', () => {
     await page.fill('#map-d', '256');
     await page.waitForFunction(() => /d=256/.test(location.hash));
     assert.match(page.url(), /init=standard/);
-    assert.match(await page.textContent('#map [data-role="recipe-note"]'), /now uses the standard recipe/);
+    assert.match(
+      await page.textContent('#map [data-role="recipe-note"]'),
+      /now uses the standard recipe/,
+    );
     await page.click('#map [data-role="recipe-note"] button');
     await page.waitForFunction(() => /init=tutorial/.test(location.hash));
     assert.match(
@@ -135,15 +153,29 @@ describe('the lesson holds on the page', () => {
     const before = await readWeights(page);
     await page.fill('#map-text', 'Xo be, or not');
     await page.waitForFunction(() => /text=Xo/.test(location.hash));
+    await settle(page);
     assert.deepEqual(await readWeights(page), before, 'the note is right: same weights');
-    assert.match(await page.textContent('#map-text-note'), /typing changes the labels, not the map/);
+    assert.match(
+      await page.textContent('#map-text-note'),
+      /typing changes the labels, not the map/,
+    );
     await page.click('#map-text-note button');
     await page.waitForFunction(() => /vectors=token/.test(location.hash));
-    assert.equal(await page.isVisible('#map-text-note'), false);
+    await settle(page);
+    assert.match(await page.textContent('#map-text-note'), /which tokens repeat/);
     const perToken = await readWeights(page);
-    await page.fill('#map-text', 'To be, or not');
-    await page.waitForFunction(() => /text=To/.test(location.hash));
-    assert.notDeepEqual(await readWeights(page), perToken, 'now the text moves the weights');
+    await page.fill('#map-text', 'Xo be, oX not'); // X now repeats: another pattern
+    await page.waitForFunction(() => /oX/.test(location.hash));
+    await settle(page);
+    assert.notDeepEqual(await readWeights(page), perToken, 'other repeats, other weights');
+    await page.fill('#map-text', 'Xa be, aX naX'); // other letters, the same pattern of repeats
+    await page.waitForFunction(() => /naX/.test(location.hash));
+    await settle(page);
+    const renamed = await readWeights(page);
+    await page.fill('#map-text', 'Xo be, oX noX');
+    await page.waitForFunction(() => /noX/.test(location.hash));
+    await settle(page);
+    assert.deepEqual(await readWeights(page), renamed, 'which letters repeat does not matter');
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -164,24 +196,22 @@ describe('the lesson holds on the page', () => {
 describe('reading cells', () => {
   test('a tap on a phone inspects the cell under the finger and marks it in the table', async () => {
     const { page, problems } = await open('', { width: 390, height: 844, touch: true });
-    const canvas = await page.locator('.map-canvas').boundingBox();
-    const geometry = await page.evaluate(() => {
-      const canvas = document.querySelector('.map-canvas');
-      return { width: canvas.clientWidth, height: canvas.clientHeight };
-    });
-    assert.ok(geometry.width <= 390);
-    // The bottom-left cell (row 12, column 0) sits just inside the plot's bottom-left corner.
     await page.locator('.map-canvas').scrollIntoViewIfNeeded();
-    const plot = await page.evaluate(() => {
+    // The plot's geometry from lib/grid.js: 13 one-character labels leave 48 px on the left,
+    // 8 px on top and 56 px on the right for the colour bar.
+    const target = await page.evaluate(() => {
       const box = document.querySelector('.map-canvas').getBoundingClientRect();
-      return { left: box.left, top: box.top };
+      const cell = (box.width - 48 - 56) / 13;
+      return { x: box.left + 48 + cell / 2, y: box.top + 8 + 12.5 * cell };
     });
-    assert.ok(canvas);
-    await page.touchscreen.tap(plot.left + 50, plot.top + 12);
+    await page.touchscreen.tap(target.x, target.y);
     await page.waitForFunction(() =>
-      /\(row 0\) → key/.test(document.querySelector('[data-role="inspector"]').textContent),
+      /\(row 12\) → key/.test(document.querySelector('[data-role="inspector"]').textContent),
     );
-    assert.match(await page.textContent('[data-role="inspector"]'), /key “T” \(column 0\): weight 1\.000/);
+    assert.match(
+      await page.textContent('[data-role="inspector"]'),
+      /query “t” \(row 12\) → key “T” \(column 0\)/,
+    );
     assert.equal(await page.$$eval('#map-table td.highlighted', (cells) => cells.length), 1);
     assert.deepEqual(problems, []);
     await page.close();
@@ -191,9 +221,15 @@ describe('reading cells', () => {
     const { page, problems } = await open();
     const term = page.locator('#map .prose button.term', { hasText: 'effective tokens' });
     await term.click();
-    assert.match(await page.textContent('#map .prose .term-definition:not([hidden])'), /really listens to/);
+    assert.match(
+      await page.textContent('#map .prose .term-definition:not([hidden])'),
+      /really listens to/,
+    );
     await page.keyboard.press('Escape');
-    assert.equal(await page.$$eval('#map .prose .term-definition:not([hidden])', (n) => n.length), 0);
+    assert.equal(
+      await page.$$eval('#map .prose .term-definition:not([hidden])', (n) => n.length),
+      0,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });

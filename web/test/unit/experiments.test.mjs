@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { wrap } from '../../src/core.js';
-import { fixed } from '../../src/lib/format.js';
+import { fixed, scientific } from '../../src/lib/format.js';
 import { FIELDS } from '../../src/state.js';
 import {
   diagonalSpread,
@@ -51,11 +51,20 @@ test('every claim of every note holds on the numbers it quotes', () => {
 
 test('each note quotes its live number and its baseline as printed', () => {
   const quoted = {
-    unmask: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
+    unmask: (n) => [
+      fixed(n.future * 100, 0),
+      fixed(n.futureBefore * 100, 0),
+      fixed(n.now, 2),
+      fixed(n.before, 2),
+    ],
     'same-token': (n) => [fixed(n.queryGap, 4), fixed(n.weightGap, 4)],
-    'same-token-sinusoidal': (n) => [fixed(n.queryGap, 3), fixed(n.weightGap, 3), fixed(n.before, 4)],
+    'same-token-sinusoidal': (n) => [
+      fixed(n.queryGap, 3),
+      fixed(n.weightGap, 3),
+      fixed(n.before, 4),
+    ],
     'same-token-rope': (n) => [fixed(n.weightGap, 3), fixed(n.before, 4)],
-    'rope-distance': (n) => [fixed(n.now * 100, 3), fixed(n.before * 100, 0)],
+    'rope-distance': (n) => [scientific(n.now * 100, 1), fixed(n.before * 100, 0)],
     widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
     unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
@@ -64,7 +73,10 @@ test('each note quotes its live number and its baseline as printed', () => {
   for (const experiment of EXPERIMENTS) {
     const { note } = noteOf(experiment);
     for (const number of quoted[experiment.id](note.numbers)) {
-      assert.ok(note.text.includes(number), `${experiment.id} does not quote ${number}: ${note.text}`);
+      assert.ok(
+        note.text.includes(number),
+        `${experiment.id} does not quote ${number}: ${note.text}`,
+      );
     }
   }
 });

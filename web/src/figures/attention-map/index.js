@@ -49,7 +49,7 @@ export function mount(element, { core, dispatch }) {
   const inputs = wireControls(root, dispatch);
   let snapshot = null;
   let drawn = { result: null, bitmap: null, box: null };
-  let cursor = { query: 0, key: 0 }; // the keyboard's own cursor, ahead of the next snapshot
+  let cursor = { query: 0, key: 0 }; // this map's own keyboard and tap cursor
   let tableTimer = 0;
 
   function draw() {
@@ -97,7 +97,6 @@ export function mount(element, { core, dispatch }) {
       noteFor(next, (experiment) => baselineOf(core, experiment)),
       next.result.tokens,
     );
-    if (next.highlight) cursor = next.highlight;
     if (!previous || previous.result !== next.result) showResult(model);
     if (!previous || previous.result !== next.result || previous.highlight !== next.highlight) {
       draw();
@@ -108,14 +107,21 @@ export function mount(element, { core, dispatch }) {
     }
   }
 
-  const highlight = (cell) => dispatch({ type: 'highlight', ...(cell ?? { query: null }) });
+  // The readout answers at once; the store's next snapshot then highlights the pair everywhere.
+  const highlight = (cell) => {
+    if (cell && snapshot?.result)
+      $('inspector').textContent = inspectCell(snapshot.state, snapshot.result, cell);
+    dispatch({ type: 'highlight', ...(cell ?? { query: null }) });
+  };
   const onPointer = (event) => {
     const cell = drawn.box && pointerCell(canvas, drawn.box, snapshot.result.T, event);
-    if (cell) highlight({ query: cell.row, key: cell.col });
+    if (!cell) return;
+    cursor = { query: cell.row, key: cell.col }; // the focus that follows a tap keeps this cell
+    highlight(cursor);
   };
   const onLeave = (event) =>
     event.pointerType === 'mouse' && document.activeElement !== canvas && highlight(null);
-  const onFocus = () => highlight(snapshot?.highlight ?? cursor);
+  const onFocus = () => highlight(cursor);
   const onBlur = () => highlight(null);
   const onKey = (event) => {
     if (!snapshot?.result) return;

@@ -108,9 +108,16 @@ export function recipeNote(snapshot) {
   return null;
 }
 
-// The note at the text box: with one random vector per position, text cannot change a weight.
+// The note at the text box: what typing can change, given how token vectors are made.
 export function textNote(state) {
-  if (state.vectors !== 'position') return null;
+  if (state.vectors === 'token') {
+    return {
+      text:
+        'One vector per token: a token that repeats gets the same vector each time, so the map changes ' +
+        'when you change which tokens repeat and where. The vectors are random, drawn in order of first ' +
+        'appearance, so which letters they are still does not matter.',
+    };
+  }
   return {
     text:
       'With one random vector per position (the tutorial’s choice), each weight depends only on where ' +

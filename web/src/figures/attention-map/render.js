@@ -172,18 +172,21 @@ export function highlightTable(table, highlight) {
   row?.cells[highlight.key + 1]?.classList.add('highlighted');
 }
 
-// A note with an optional one-click button; note: { text, button, action } or null.
+// A note with an optional one-click button; note: { text, button?, action? } or null.
 export function renderActionNote(box, note, dispatch) {
   box.hidden = !note;
   if (!note) {
     box.replaceChildren();
     return;
   }
-  const text = cell('p', note.text);
-  const button = cell('button', note.button);
-  button.type = 'button';
-  button.addEventListener('click', () => dispatch({ type: 'set', fields: note.action }));
-  box.replaceChildren(text, button);
+  const parts = [cell('p', note.text)];
+  if (note.button) {
+    const button = cell('button', note.button);
+    button.type = 'button';
+    button.addEventListener('click', () => dispatch({ type: 'set', fields: note.action }));
+    parts.push(button);
+  }
+  box.replaceChildren(...parts);
 }
 
 export function renderSegments(box, segments) {

@@ -8,7 +8,7 @@ import { renderNote } from './render.js';
 function showMap() {
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
   document
-    .querySelector('#map .map-stage')
+    .querySelector('#map .map-canvas-wrap')
     ?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
 }
 

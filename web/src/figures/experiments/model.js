@@ -3,7 +3,7 @@
 // note from the core's results for both. Pure: runs in Node, where the unit tests check every
 // claim a note makes on the very numbers it quotes.
 import { DEFAULT_STATE, sameState } from '../../state.js';
-import { fixed } from '../../lib/format.js';
+import { fixed, scientific } from '../../lib/format.js';
 
 const STANDARD = { mode: 'sqrt', factor: 1 };
 
@@ -75,9 +75,9 @@ export function diagonalSpread(result) {
 
 // The two "the" rows (0 and 3) side by side: weights, and the first few numbers of q.
 function sameTokenRows(result) {
-  const shown = Math.min(result.d, 6);
+  const shown = Math.min(result.d, 4);
   return [0, 3].map((row) => ({
-    label: `“${result.tokens[row]}” at position ${row}`,
+    label: `“${result.tokens[row]}” @${row}`,
     weights: Array.from(result.weights.subarray(row * result.T, (row + 1) * result.T)),
     query: Array.from(result.q.subarray(row * result.d, row * result.d + shown)),
   }));
@@ -99,12 +99,15 @@ export const EXPERIMENTS = Object.freeze([
     note(result, baseline) {
       const now = averages(result).effective;
       const before = averages(baseline).effective;
+      const future = futureWeight(result) / result.T; // share of all attention, as rows sum to 1
+      const futureBefore = futureWeight(baseline) / baseline.T;
       return {
-        numbers: { now, before, future: futureWeight(result) },
-        claims: { spreadsWider: now > before },
+        numbers: { now, before, future, futureBefore },
+        claims: { spreadsWider: now > before, looksAhead: future > 0 },
         text:
           `The upper-right triangle fills in: every token now sees the whole text, before and after it, ` +
-          `as in an encoder such as BERT. Rows spread over ${fixed(now, 2)} effective tokens on average, ` +
+          `as in an encoder such as BERT. ${fixed(future * 100, 0)}% of all attention now goes to later ` +
+          `tokens (${fixed(futureBefore * 100, 0)}% with the mask), and rows spread over ${fixed(now, 2)} effective tokens on average, ` +
           `against ${fixed(before, 2)} with the mask on.`,
       };
     },
@@ -179,12 +182,13 @@ export const EXPERIMENTS = Object.freeze([
       const before = diagonalSpread(baseline);
       return {
         numbers: { now, before },
-        claims: { distanceOnly: now < 1e-4 && before > 0.01 },
+        claims: { distanceOnly: now < 1e-5 && before > 0.01 },
         text:
           `Eight copies of one token. With RoPE, the score of two tokens depends only on how far apart ` +
           `they are: along every diagonal of the score table the scores differ by at most ` +
-          `${fixed(now * 100, 3)}% of the largest score. With sinusoidal positions added instead they ` +
-          `differ by up to ${fixed(before * 100, 0)}%: there, where a pair stands matters too.`,
+          `${scientific(now * 100, 1)}% of the largest score, float32 rounding. With sinusoidal ` +
+          `positions added instead they differ by up to ${fixed(before * 100, 0)}%: there, where a ` +
+          `pair stands matters too.`,
       };
     },
   },
@@ -201,8 +205,8 @@ export const EXPERIMENTS = Object.freeze([
         claims: { staysPut: Math.abs(now - before) < 0.1 },
         text:
           `Standard recipe, scaled by 1/√d: at d = 256 a row puts ${fixed(now, 2)} of its attention on ` +
-          `its favourite token on average, against ${fixed(before, 2)} at d = 16. Dividing by √d keeps ` +
-          `the peak put as the head widens.`,
+          `its favourite token on average, against ${fixed(before, 2)} at d = 16: dividing by √d keeps ` +
+          `the peak nearly put while the head grows 16 times wider (try “No scaling at d = 512”).`,
       };
     },
   },
