@@ -19,127 +19,133 @@ import { createChecks, crossCheck, DEFAULT_STATE, lessonRule, parseHash } from '
 // (the core's other refusals are about how many tokens the text makes).
 const coreErrorField = (message) => (/scale|factor/i.test(message) ? 'scale' : 'text');
 
+// Applies the fields that pass their checks; the others get their message in fieldErrors.
+function applyFields(store, fields) {
+  const next = { ...store.requested };
+  const changed = [];
+  for (const [key, raw] of Object.entries(fields)) {
+    const checked = store.checks[key] ? store.checks[key](raw) : { error: `unknown field ${key}` };
+    const { [key]: _previous, ...others } = store.fieldErrors;
+    store.fieldErrors = 'error' in checked ? { ...others, [key]: checked.error } : others;
+    if ('error' in checked) continue;
+    next[key] = checked.value;
+    changed.push(key);
+  }
+  return { next, changed };
+}
+
+const HANDLERS = {
+  set(store, action) {
+    const { next, changed } = applyFields(store, action.fields);
+    if (!changed.length && !action.experiment) return;
+    const lesson = lessonRule(next, changed);
+    if (lesson.switched) store.recipeSwitched = true;
+    else if (changed.includes('init') || action.experiment) store.recipeSwitched = false;
+    store.experiment = action.experiment ?? null;
+    store.requested = Object.freeze(lesson.state);
+  },
+  load(store, action) {
+    const loaded = parseHash(action.hash, store.checks);
+    Object.assign(store, {
+      requested: loaded.state,
+      notices: loaded.messages,
+      fieldErrors: {},
+      experiment: null,
+      recipeSwitched: false,
+    });
+  },
+  highlight(store, action) {
+    const cleared = action.query === null || action.query === undefined;
+    store.highlight = cleared ? null : Object.freeze({ query: action.query, key: action.key });
+  },
+  dismissNotices(store) {
+    store.notices = [];
+  },
+};
+
+function compute(store, core) {
+  store.attempted = store.requested;
+  const started = performance.now();
+  try {
+    store.result = Object.freeze(core.attentionMap(store.requested));
+    store.computeMs = performance.now() - started;
+    store.state = store.requested;
+    store.coreError = null;
+  } catch (error) {
+    store.coreError = { field: coreErrorField(error.message), message: error.message };
+    // A link the core refuses at the very start: no last good figure to keep, so the
+    // tutorial's figure is shown and a notice says why.
+    if (store.state === null) {
+      store.notices = [
+        ...store.notices,
+        `The link's map could not be computed: ${error.message} Showing the tutorial's figure.`,
+      ];
+      store.coreError = null;
+      store.requested = DEFAULT_STATE;
+      compute(store, core);
+    }
+  }
+}
+
+function errorsOf(store, cross) {
+  const all = { ...cross, ...store.fieldErrors };
+  const { coreError } = store;
+  if (coreError && !all[coreError.field]) all[coreError.field] = coreError.message;
+  return Object.freeze(all);
+}
+
+function snapshotOf(store, cross) {
+  const { result, highlight } = store;
+  if (highlight && result && (highlight.query >= result.T || highlight.key >= result.T)) {
+    store.highlight = null; // the map shrank under it
+  }
+  return Object.freeze({
+    state: store.state,
+    requested: store.requested,
+    result,
+    errors: errorsOf(store, cross),
+    notices: Object.freeze([...store.notices]),
+    highlight: store.highlight,
+    experiment: store.experiment,
+    recipeSwitched: store.recipeSwitched,
+    computeMs: store.computeMs,
+  });
+}
+
 export function createStore(core, { hash = '', requestFrame = requestAnimationFrame } = {}) {
   const checks = createChecks(core.limits);
   const parsed = parseHash(hash, checks);
+  const store = {
+    checks,
+    requested: parsed.state,
+    state: null, // the last state the core computed
+    attempted: null, // the requested state last handed to the core
+    result: null,
+    computeMs: 0,
+    fieldErrors: {},
+    coreError: null, // { field, message }
+    notices: parsed.messages,
+    highlight: null,
+    experiment: null, // id of the experiment whose whole state the map shows
+    recipeSwitched: false, // the lesson rule chose the standard recipe for the learner
+  };
   const listeners = new Set();
-  let requested = parsed.state;
-  let state = null; // last computed state
-  let result = null;
-  let computeMs = 0;
-  let fieldErrors = {};
-  let coreError = null; // { field, message }
-  let notices = parsed.messages;
-  let highlight = null;
-  let experiment = null; // id of the experiment whose whole state the map shows
-  let recipeSwitched = false; // the lesson rule chose the standard recipe for the learner
-  let attempted = null; // the requested state last handed to the core
   let frame = 0;
   let snapshot = null;
 
-  function applyFields(fields) {
-    const next = { ...requested };
-    const changed = [];
-    for (const [key, raw] of Object.entries(fields)) {
-      const checked = checks[key] ? checks[key](raw) : { error: `unknown field ${key}` };
-      if ('error' in checked) {
-        fieldErrors = { ...fieldErrors, [key]: checked.error };
-        continue;
-      }
-      const { [key]: _cleared, ...rest } = fieldErrors;
-      fieldErrors = rest;
-      next[key] = checked.value;
-      changed.push(key);
-    }
-    return { next, changed };
-  }
-
-  const handlers = {
-    set(action) {
-      const { next, changed } = applyFields(action.fields);
-      const lesson = lessonRule(next, changed);
-      if (lesson.switched) recipeSwitched = true;
-      else if (changed.includes('init') || (action.experiment && changed.length)) {
-        recipeSwitched = false;
-      }
-      if (changed.length || action.experiment) experiment = action.experiment ?? null;
-      if (changed.length) requested = Object.freeze(lesson.state);
-    },
-    load(action) {
-      const loaded = parseHash(action.hash, checks);
-      requested = loaded.state;
-      notices = loaded.messages;
-      fieldErrors = {};
-      experiment = null;
-      recipeSwitched = false;
-    },
-    highlight(action) {
-      highlight =
-        action.query === null || action.query === undefined
-          ? null
-          : Object.freeze({ query: action.query, key: action.key });
-    },
-    dismissNotices() {
-      notices = [];
-    },
-  };
-
-  function compute() {
-    attempted = requested;
-    const started = performance.now();
-    try {
-      result = Object.freeze(core.attentionMap(requested));
-      computeMs = performance.now() - started;
-      state = requested;
-      coreError = null;
-    } catch (error) {
-      coreError = { field: coreErrorField(error.message), message: error.message };
-      if (state === null) fallBack(error.message);
-    }
-  }
-
-  // A link the core refuses on the very first computation: there is no last good figure to
-  // keep, so the tutorial's figure is shown and the notice says why.
-  function fallBack(message) {
-    notices = [
-      ...notices,
-      `The link's map could not be computed: ${message} Showing the tutorial's figure.`,
-    ];
-    coreError = null;
-    requested = DEFAULT_STATE;
-    compute();
-  }
-
-  function errors(cross) {
-    const all = { ...cross, ...fieldErrors };
-    if (coreError && !all[coreError.field]) all[coreError.field] = coreError.message;
-    return Object.freeze(all);
-  }
-
   function publish() {
     frame = 0;
-    const cross = crossCheck(requested);
-    if (Object.keys(cross).length === 0 && requested !== attempted) compute();
-    if (highlight && result && (highlight.query >= result.T || highlight.key >= result.T)) {
-      highlight = null;
+    const cross = crossCheck(store.requested);
+    if (Object.keys(cross).length === 0 && store.requested !== store.attempted) {
+      compute(store, core);
     }
-    snapshot = Object.freeze({
-      state,
-      requested,
-      result,
-      errors: errors(cross),
-      notices: Object.freeze([...notices]),
-      highlight,
-      experiment,
-      recipeSwitched,
-      computeMs,
-    });
+    snapshot = snapshotOf(store, cross);
     for (const listener of listeners) listener(snapshot);
   }
 
   return {
     dispatch(action) {
-      handlers[action.type](action);
+      HANDLERS[action.type](store, action);
       if (!frame) frame = requestFrame(publish);
     },
     getSnapshot: () => snapshot,

@@ -5,7 +5,8 @@ import './attention-map.css';
 import '../experiments/experiments.css';
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
-import { cellAt, moveCursor } from '../../lib/grid.js';
+import { cellAt } from '../../lib/grid.js';
+import { attachGridCursor } from '../../lib/grid-cursor.js';
 import { noteFor } from '../experiments/model.js';
 import { baselineOf } from '../experiments/baseline.js';
 import { renderNote } from '../experiments/render.js';
@@ -18,7 +19,7 @@ const MARKUP = (limits) => `
   <div class="map-layout">
     <div class="map-stage">
       <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas></div>
-      <div class="readout" data-role="inspector" aria-live="polite">Point at, tap, or focus the map and use the arrow keys to read a cell.</div>
+      <div class="readout" data-role="inspector" aria-live="polite"></div>
     </div>
     <div class="map-side">
       <div class="experiment-note" data-role="experiment-note" aria-live="polite" hidden></div>
@@ -39,6 +40,60 @@ function pointerCell(canvas, box, T, event) {
   return cellAt(box, T, event.clientX - rect.left, event.clientY - rect.top);
 }
 
+const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
+
+// The canvas and its cached bitmap (coloured once per result; hover only rescales it).
+function canvasView(canvas) {
+  let drawn = { result: null, bitmap: null, box: null };
+  return {
+    draw(snapshot) {
+      const model = snapshot && mapModel(snapshot);
+      if (!model) return;
+      const { state, result, highlight } = snapshot;
+      if (drawn.result !== result) drawn = { result, bitmap: render.heatBitmap(result, model.top) };
+      drawn.box = render.drawMap(canvas, {
+        state,
+        result,
+        ...model,
+        bitmap: drawn.bitmap,
+        highlight,
+      });
+      performance.mark('map-drawn'); // read by bench/page-speed.mjs
+    },
+    box: () => drawn.box,
+  };
+}
+
+// The numbers table: thousands of cells, so built in the task after the frame that drew the map.
+function tableView(wrap) {
+  let timer = 0;
+  const markScrolling = () =>
+    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1);
+  return {
+    show(result, highlight) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        wrap.replaceChildren(render.buildTable(table(result)));
+        render.highlightTable(wrap.firstChild, highlight);
+        markScrolling();
+      }, 0);
+    },
+    highlight: (highlight) => render.highlightTable(wrap.firstChild, highlight),
+    markScrolling,
+    destroy: () => clearTimeout(timer),
+  };
+}
+
+function wireExports($, canvas, current) {
+  numbersToggle($('toggle-table'), $('table-wrap'));
+  $('png').addEventListener('click', () =>
+    downloadCanvas(render.exportCanvas(canvas, exportTitle(current().state)), 'attention-map.png'),
+  );
+  $('csv').addEventListener('click', () =>
+    downloadCsv(csvRows(current().result), 'attention-weights.csv'),
+  );
+}
+
 export function mount(element, { core, dispatch }) {
   const root = document.createElement('div');
   root.className = 'attention-map';
@@ -47,41 +102,9 @@ export function mount(element, { core, dispatch }) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const canvas = root.querySelector('.map-canvas');
   const inputs = wireControls(root, dispatch);
+  const view = canvasView(canvas);
+  const numbers = tableView($('table-wrap'));
   let snapshot = null;
-  let drawn = { result: null, bitmap: null, box: null };
-  let cursor = { query: 0, key: 0 }; // this map's own keyboard and tap cursor
-  let tableTimer = 0;
-
-  function draw() {
-    const model = snapshot && mapModel(snapshot);
-    if (!model) return;
-    const { state, result } = snapshot;
-    if (drawn.result !== result) drawn = { result, bitmap: render.heatBitmap(result, model.top) };
-    drawn.box = render.drawMap(canvas, {
-      state,
-      result,
-      ...model,
-      bitmap: drawn.bitmap,
-      highlight: snapshot.highlight,
-    });
-    performance.mark('map-drawn'); // read by bench/page-speed.mjs
-  }
-
-  function showResult(model) {
-    render.renderSegments($('summary'), model.summary);
-    canvas.setAttribute('aria-label', model.ariaLabel);
-    clearTimeout(tableTimer); // thousands of cells: built after the frame that shows the map
-    tableTimer = setTimeout(() => {
-      $('table-wrap').replaceChildren(render.buildTable(table(snapshot.result)));
-      render.highlightTable($('table-wrap').firstChild, snapshot.highlight);
-      markScrolling();
-    }, 0);
-  }
-
-  function markScrolling() {
-    const wrap = $('table-wrap');
-    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1);
-  }
 
   function update(next) {
     const previous = snapshot;
@@ -92,72 +115,45 @@ export function mount(element, { core, dispatch }) {
     if (!model) return;
     render.renderActionNote($('recipe-note'), model.recipe, dispatch);
     render.renderActionNote($('text-note'), model.textNote, dispatch);
-    renderNote(
-      $('experiment-note'),
-      noteFor(next, (experiment) => baselineOf(core, experiment)),
-      next.result.tokens,
-    );
-    if (!previous || previous.result !== next.result) showResult(model);
-    if (!previous || previous.result !== next.result || previous.highlight !== next.highlight) {
-      draw();
-      $('inspector').textContent = next.highlight
-        ? inspectCell(next.state, next.result, next.highlight)
-        : 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
-      render.highlightTable($('table-wrap').firstChild, next.highlight);
+    const note = noteFor(next, (experiment) => baselineOf(core, experiment));
+    renderNote($('experiment-note'), note, next.result.tokens);
+    if (previous?.result !== next.result) {
+      render.renderSegments($('summary'), model.summary);
+      canvas.setAttribute('aria-label', model.ariaLabel);
+      numbers.show(next.result, next.highlight);
     }
+    if (previous?.result === next.result && previous?.highlight === next.highlight) return;
+    view.draw(next);
+    $('inspector').textContent = next.highlight
+      ? inspectCell(next.state, next.result, next.highlight)
+      : IDLE_READOUT;
+    numbers.highlight(next.highlight);
   }
 
   // The readout answers at once; the store's next snapshot then highlights the pair everywhere.
-  const highlight = (cell) => {
-    if (cell && snapshot?.result)
-      $('inspector').textContent = inspectCell(snapshot.state, snapshot.result, cell);
-    dispatch({ type: 'highlight', ...(cell ?? { query: null }) });
-  };
-  const onPointer = (event) => {
-    const cell = drawn.box && pointerCell(canvas, drawn.box, snapshot.result.T, event);
-    if (!cell) return;
-    cursor = { query: cell.row, key: cell.col }; // the focus that follows a tap keeps this cell
-    highlight(cursor);
-  };
-  const onLeave = (event) =>
-    event.pointerType === 'mouse' && document.activeElement !== canvas && highlight(null);
-  const onFocus = () => highlight(cursor);
-  const onBlur = () => highlight(null);
-  const onKey = (event) => {
-    if (!snapshot?.result) return;
-    const moved = moveCursor({ row: cursor.query, col: cursor.key }, event.key, snapshot.result.T);
-    if (!moved) return;
-    event.preventDefault();
-    cursor = { query: moved.row, key: moved.col };
-    highlight(cursor);
-  };
-  canvas.addEventListener('pointermove', onPointer);
-  canvas.addEventListener('pointerdown', onPointer); // a tap on a phone
-  canvas.addEventListener('pointerleave', onLeave);
-  canvas.addEventListener('focus', onFocus);
-  canvas.addEventListener('blur', onBlur);
-  canvas.addEventListener('keydown', onKey);
-
-  numbersToggle($('toggle-table'), $('table-wrap'));
-  $('toggle-table').addEventListener('click', () => requestAnimationFrame(markScrolling));
-  $('png').addEventListener('click', () =>
-    downloadCanvas(render.exportCanvas(canvas, exportTitle(snapshot.state)), 'attention-map.png'),
-  );
-  $('csv').addEventListener('click', () =>
-    downloadCsv(csvRows(snapshot.result), 'attention-weights.csv'),
-  );
-
-  const redraw = () => draw();
+  const detachCursor = attachGridCursor(canvas, {
+    size: () => (view.box() && snapshot?.result ? snapshot.result.T : 0),
+    cellUnder: (event) => pointerCell(canvas, view.box(), snapshot.result.T, event),
+    pick(cell) {
+      const pair = cell && { query: cell.row, key: cell.col };
+      if (pair) $('inspector').textContent = inspectCell(snapshot.state, snapshot.result, pair);
+      dispatch({ type: 'highlight', ...(pair ?? { query: null }) });
+    },
+  });
+  wireExports($, canvas, () => snapshot);
+  $('toggle-table').addEventListener('click', () => requestAnimationFrame(numbers.markScrolling));
+  const redraw = () => view.draw(snapshot);
   const resize = new ResizeObserver(() => {
-    draw();
-    markScrolling();
+    redraw();
+    numbers.markScrolling();
   });
   resize.observe(canvas.parentElement);
   document.addEventListener('themechange', redraw);
   return {
     update,
     destroy() {
-      clearTimeout(tableTimer);
+      numbers.destroy();
+      detachCursor();
       resize.disconnect();
       document.removeEventListener('themechange', redraw);
       root.remove(); // the canvas and controls go with their listeners
