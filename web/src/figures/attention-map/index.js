@@ -73,12 +73,13 @@ function tableView(wrap) {
     show(result, highlight) {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        wrap.replaceChildren(render.buildTable(table(result)));
-        render.highlightTable(wrap.firstChild, highlight);
+        const model = table(result);
+        wrap.replaceChildren(render.tableCaption(model), render.buildTable(model));
+        render.highlightTable(wrap.querySelector('table'), highlight);
         markScrolling();
       }, 0);
     },
-    highlight: (highlight) => render.highlightTable(wrap.firstChild, highlight),
+    highlight: (highlight) => render.highlightTable(wrap.querySelector('table'), highlight),
     markScrolling,
     destroy: () => clearTimeout(timer),
   };

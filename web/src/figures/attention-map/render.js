@@ -115,10 +115,27 @@ export function drawMap(canvas, { state, result, labels, top, bitmap, highlight 
   return box;
 }
 
-// The PNG: a title line with the settings above the map as drawn.
+// Splits "a · b · c" into lines no wider than `width` at the context's font.
+function wrapTitle(context, title, width) {
+  const lines = [];
+  for (const part of title.split(' · ')) {
+    const last = lines.at(-1);
+    if (last && context.measureText(`${last} · ${part}`).width <= width) {
+      lines[lines.length - 1] = `${last} · ${part}`;
+    } else lines.push(part);
+  }
+  return lines;
+}
+
+// The PNG: title lines with the settings above the map as drawn.
 export function exportCanvas(canvas, title) {
   const ratio = canvas.width / Number.parseFloat(canvas.style.width || canvas.width);
-  const band = Math.round(28 * ratio);
+  const font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
+  const measure = document.createElement('canvas').getContext('2d');
+  measure.font = font;
+  const lines = wrapTitle(measure, title, canvas.width - 16 * ratio);
+  const lineHeight = 16 * ratio;
+  const band = Math.round(lines.length * lineHeight + 10 * ratio);
   const output = document.createElement('canvas');
   output.width = canvas.width;
   output.height = canvas.height + band;
@@ -126,9 +143,9 @@ export function exportCanvas(canvas, title) {
   context.fillStyle = cssColor('--surface');
   context.fillRect(0, 0, output.width, output.height);
   context.fillStyle = cssColor('--text');
-  context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
-  context.textBaseline = 'middle';
-  context.fillText(title, 8 * ratio, band / 2, output.width - 16 * ratio);
+  context.font = font;
+  context.textBaseline = 'top';
+  lines.forEach((line, index) => context.fillText(line, 8 * ratio, 6 * ratio + index * lineHeight));
   context.drawImage(canvas, 0, band);
   return output;
 }
@@ -162,6 +179,18 @@ export function buildTable(model) {
     }
   }
   return table;
+}
+
+// The caption as sighted readers see it, with the sideways-scroll cue (shown by CSS only
+// when the table is wider than its box).
+export function tableCaption(model) {
+  const caption = cell('p', `${model.caption}. `);
+  caption.className = 'table-caption';
+  caption.setAttribute('aria-hidden', 'true'); // the table's own <caption> says it to screen readers
+  const cue = cell('span', 'Scroll sideways for more keys →; the last three columns stay put.');
+  cue.className = 'scroll-cue';
+  caption.append(cue);
+  return caption;
 }
 
 // Marks the highlighted weight in the table (if the table shows it).

@@ -188,7 +188,7 @@ export const EXPERIMENTS = Object.freeze([
           `they are: along every diagonal of the score table the scores differ by at most ` +
           `${scientific(now * 100, 1)}% of the largest score, float32 rounding. With sinusoidal ` +
           `positions added instead they differ by up to ${fixed(before * 100, 0)}%: there, where a ` +
-          `pair stands matters too.`,
+          `pair stands matters too. Point along a diagonal: the readout's q·k stays the same.`,
       };
     },
   },
