@@ -145,7 +145,9 @@ export function exportCanvas(canvas, title) {
   context.fillStyle = cssColor('--text');
   context.font = font;
   context.textBaseline = 'top';
-  lines.forEach((line, index) => context.fillText(line, 8 * ratio, 6 * ratio + index * lineHeight));
+  for (const [index, line] of lines.entries()) {
+    context.fillText(line, 8 * ratio, 6 * ratio + index * lineHeight);
+  }
   context.drawImage(canvas, 0, band);
   return output;
 }
