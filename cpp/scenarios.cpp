@@ -19,14 +19,17 @@ namespace {
 // keeping them close to exact keeps our rounding below torch's.
 Matrix matmul(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    std::vector<double> row(static_cast<std::size_t>(b.cols));
+    std::vector<double> row_buffer(static_cast<std::size_t>(b.cols));
+    double* row = row_buffer.data();  // (p,) output row i, in double
     for (int i = 0; i < a.rows; ++i) {
-        std::fill(row.begin(), row.end(), 0.0);
+        std::fill(row, row + b.cols, 0.0);
+        const float* a_i = a.row(i);
         for (int c = 0; c < a.cols; ++c) {
-            const double a_ic = a.at(i, c);
-            for (int j = 0; j < b.cols; ++j) row[static_cast<std::size_t>(j)] += a_ic * b.at(c, j);
+            const float* b_c = b.row(c);
+            for (int j = 0; j < b.cols; ++j) row[j] += static_cast<double>(a_i[c]) * b_c[j];
         }
-        for (int j = 0; j < b.cols; ++j) out.at(i, j) = static_cast<float>(row[static_cast<std::size_t>(j)]);
+        float* out_i = out.row(i);
+        for (int j = 0; j < b.cols; ++j) out_i[j] = static_cast<float>(row[j]);
     }
     return out;
 }
@@ -75,7 +78,7 @@ Matrix sinusoidal_positions(int T, int d) {
         for (int c = 0; c < d; ++c) {
             const int pair = c / 2;
             const double angle = t / std::pow(10000.0, 2.0 * pair / d);
-            pe.at(t, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            pe.row(t)[c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
     return pe;
 }
@@ -126,7 +129,7 @@ MapInputs map_inputs(const MapRecipe& recipe) {
         const Matrix embedding = draw(generator, static_cast<int>(first_seen.size()), d);
         inputs.x = Matrix(T, d);
         for (int t = 0; t < T; ++t)
-            for (int c = 0; c < d; ++c) inputs.x.at(t, c) = embedding.at(ids[static_cast<std::size_t>(t)], c);
+            std::copy_n(embedding.row(ids[static_cast<std::size_t>(t)]), d, inputs.x.row(t));
     }
     const float multiplier =
         recipe.init == Init::tutorial ? 0.5f : static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
