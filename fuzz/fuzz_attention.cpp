@@ -238,7 +238,7 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
         for (int j = 0; j < T; ++j) {
             double dot = 0, absolute = 0;
             for (int c = 0; c < facts.d; ++c) {
-                const double product = static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
+                const double product = static_cast<double>(q.row(i)[c]) * static_cast<double>(k.row(j)[c]);
                 dot += product;
                 absolute += std::fabs(product);
             }
@@ -248,7 +248,7 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
             row_error =
                 std::max(row_error, score_error(absolute, facts.d, factor) + 4 * kUnit * factor * absolute);
             for (int c = 0; c < facts.d_v; ++c) {
-                const double x = v.at(j, c);
+                const double x = v.row(j)[c];
                 const std::size_t at = cell(i, c, facts.d_v);
                 facts.visible_low[at] = std::min(facts.visible_low[at], x);
                 facts.visible_high[at] = std::max(facts.visible_high[at], x);
@@ -271,7 +271,7 @@ void require_weighted_mean_of_values(const Matrix& out, const HeadFacts& facts, 
     require_shape(out, facts.T, facts.d_v, name);
     for (int i = 0; i < facts.T; ++i)
         for (int c = 0; c < facts.d_v; ++c) {
-            const double x = out.at(i, c);
+            const double x = out.row(i)[c];
             require(std::isfinite(x),
                     "%s[%d][%d] = %g for finite input (T=%d d=%d d_v=%d scale=%g causal=%d)", name, i, c, x,
                     facts.T, facts.d, facts.d_v, facts.factor, facts.causal);
@@ -294,7 +294,7 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
     for (int i = 0; i < T; ++i) {
         double row_sum = 0;
         for (int j = 0; j < T; ++j) {
-            const double raw = result.raw_scores.at(i, j), scaled = result.scaled_scores.at(i, j);
+            const double raw = result.raw_scores.row(i)[j], scaled = result.scaled_scores.row(i)[j];
             const double exact = facts.exact_dot[facts.at(i, j)],
                          absolute = facts.absolute_dot[facts.at(i, j)];
             const double eta = static_cast<double>(FLT_TRUE_MIN);
@@ -304,14 +304,14 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
                                                  score_error(absolute, facts.d, facts.factor),
                     "scaled_scores[%d][%d] = %.9g but q_i·k_j·scale = %.9g (scale %.9g)", i, j, scaled,
                     exact * facts.factor, facts.factor);
-            const float masked_score = result.masked_scores.at(i, j), weight = result.weights.at(i, j);
+            const float masked_score = result.masked_scores.row(i)[j], weight = result.weights.row(i)[j];
             if (masked(facts.causal, i, j)) {
                 require(masked_score == -INFINITY, "masked_scores[%d][%d] = %g, expected -inf", i, j,
                         static_cast<double>(masked_score));
                 require(weight == 0.0f, "masked weight[%d][%d] = %g, expected exactly 0", i, j,
                         static_cast<double>(weight));
             } else {
-                require(masked_score == result.scaled_scores.at(i, j),
+                require(masked_score == result.scaled_scores.row(i)[j],
                         "unmasked masked_scores[%d][%d] differs from scaled_scores", i, j);
             }
             require(weight >= 0.0f && weight <= 1.0f, "weight[%d][%d] = %g is not a probability", i, j,
@@ -357,7 +357,7 @@ void check_reference_f64(const attention::ReferenceF64& reference, const attenti
             if (masked(facts.causal, i, j))
                 require(w64 == 0.0, "masked reference weight[%d][%d] = %g", i, j, w64);
             row_sum += w64;
-            const double w = formula.weights.at(i, j), tolerance = drift_tolerance(w64, drift) + kUnderflow;
+            const double w = formula.weights.row(i)[j], tolerance = drift_tolerance(w64, drift) + kUnderflow;
             observed.formula_vs_f64_tol =
                 std::max(observed.formula_vs_f64_tol, std::fabs(w - w64) / tolerance);
             require(std::fabs(w - w64) <= tolerance,
@@ -368,7 +368,7 @@ void check_reference_f64(const attention::ReferenceF64& reference, const attenti
         const double max_v = facts.max_v_in_row(i);
         for (int c = 0; c < facts.d_v; ++c) {
             const double x64 = reference.output[cell(i, c, facts.d_v)];
-            const double x = formula.output.at(i, c),
+            const double x = formula.output.row(i)[c],
                          tolerance = drift_tolerance(max_v, drift) + T * kUnderflow;
             require(std::isfinite(x64), "reference output[%d][%d] = %g", i, c, x64);
             observed.formula_vs_f64_tol =
@@ -388,7 +388,8 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
         const double drift = std::expm1(4 * facts.error_in_row(i));
         const double tolerance = drift_tolerance(max_v, drift) + facts.T * kUnderflow;
         for (int c = 0; c < facts.d_v; ++c) {
-            const double difference = std::fabs(static_cast<double>(out.at(i, c)) - formula.output.at(i, c));
+            const double difference =
+                std::fabs(static_cast<double>(out.row(i)[c]) - formula.output.row(i)[c]);
             if (max_v > 0)
                 observed.fused_vs_formula = std::max(observed.fused_vs_formula, difference / max_v);
             observed.fused_vs_formula_tol = std::max(observed.fused_vs_formula_tol, difference / tolerance);
@@ -396,7 +397,7 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
                     "fused[%d][%d] = %.9g but formula gives %.9g: |diff| %.3g > tolerance %.3g (T=%d d=%d "
                     "d_v=%d key_tile=%d "
                     "causal=%d scale=%g)",
-                    i, c, static_cast<double>(out.at(i, c)), static_cast<double>(formula.output.at(i, c)),
+                    i, c, static_cast<double>(out.row(i)[c]), static_cast<double>(formula.output.row(i)[c]),
                     difference, tolerance, facts.T, facts.d, facts.d_v, key_tile, facts.causal, facts.factor);
         }
     }
@@ -692,7 +693,7 @@ void fuzz_map(FuzzInput& in) {
         for (int c = 0; c < recipe.d; ++c) {
             double q_sum = 0, k_sum = 0, magnitude = 0;
             for (int m = 0; m < recipe.d; ++m) {
-                const double x_tm = inputs.x.at(t, m);
+                const double x_tm = inputs.x.row(t)[m];
                 const std::size_t w = static_cast<std::size_t>(m) * width + static_cast<std::size_t>(c);
                 q_sum += x_tm * static_cast<double>(w_query[w] * multiplier);
                 k_sum += x_tm * static_cast<double>(w_key[w] * multiplier);
@@ -706,8 +707,8 @@ void fuzz_map(FuzzInput& in) {
         if (recipe.positions == attention::Positions::rope) rotate_exactly(q_exact, k_exact, tolerance, t);
         for (int c = 0; c < recipe.d; ++c) {
             const auto i = static_cast<std::size_t>(c);
-            require(std::fabs(inputs.q.at(t, c) - q_exact[i]) <= tolerance[i] &&
-                        std::fabs(inputs.k.at(t, c) - k_exact[i]) <= tolerance[i],
+            require(std::fabs(inputs.q.row(t)[c] - q_exact[i]) <= tolerance[i] &&
+                        std::fabs(inputs.k.row(t)[c] - k_exact[i]) <= tolerance[i],
                     "map q or k [%d][%d] is not x·W (rotated for rope)", t, c);
         }
     }
@@ -743,8 +744,8 @@ void fuzz_scale_study(FuzzInput& in) {
     if (options.widths.empty()) problem = "no widths";
     for (int d : options.widths) {
         if (d < 1 || d > attention::kMaxWidth) problem = "width outside 1…kMaxWidth";
-        work += static_cast<double>(options.T) * options.T * d * options.draws;
     }
+    work = attention::study_multiply_adds(options.widths, options.T, options.draws);
     if (problem.empty() && work > attention::kMaxStudyMultiplyAdds)
         problem = "more than kMaxStudyMultiplyAdds";
     if (problem.empty() && work > kMaxStudyWork) return;
@@ -752,12 +753,13 @@ void fuzz_scale_study(FuzzInput& in) {
     attention::ScaleStudy study;
     if (!returns_exactly_when_valid("scale_study", problem, [&] { study = attention::scale_study(options); }))
         return;
-    require(study.series.size() == 3 && study.series[0].scale.mode == ScaleMode::none &&
-                study.series[1].scale.mode == ScaleMode::inverse_sqrt_d &&
-                study.series[2].scale.mode == ScaleMode::inverse_d,
+    require(study.unscaled.scale.mode == ScaleMode::none &&
+                study.inverse_sqrt_d.scale.mode == ScaleMode::inverse_sqrt_d &&
+                study.inverse_d.scale.mode == ScaleMode::inverse_d,
             "scale_study series are not none, 1/sqrt(d), 1/d");
     const std::size_t n = options.widths.size();
-    for (const attention::ScaleSeries& series : study.series) {
+    for (const attention::ScaleSeries* each : study.each()) {
+        const attention::ScaleSeries& series = *each;
         require(series.peak_mean.size() == n && series.peak_spread.size() == n &&
                     series.entropy_mean.size() == n && series.entropy_spread.size() == n,
                 "scale_study series has the wrong length");
@@ -858,8 +860,8 @@ void fuzz_small_pieces(FuzzInput& in) {
                 for (int c = 0; c < cols; ++c) {
                     const double angle = t / std::pow(10000.0, 2.0 * (c / 2) / cols);
                     const double expected = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
-                    require(std::fabs(pe.at(t, c) - expected) <= 1e-6, "pe[%d][%d] = %g, expected %g", t, c,
-                            static_cast<double>(pe.at(t, c)), expected);
+                    require(std::fabs(pe.row(t)[c] - expected) <= 1e-6, "pe[%d][%d] = %g, expected %g", t, c,
+                            static_cast<double>(pe.row(t)[c]), expected);
                 }
     }
     if (count <= kMaxAllocation) {
