@@ -85,28 +85,22 @@ void require_finite(const Matrix& m, const char* name) {
                     (std::isnan(m.at(r, c)) ? "NaN" : "infinite") + "; attention needs finite inputs");
 }
 
-double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+// The checks on q and k alone (what the scores need); returns the scale factor.
+static double validate_scores(const Matrix& q, const Matrix& k, Scale scale) {
     if (q.rows < 1)
         throw std::invalid_argument("q has T = " + std::to_string(q.rows) +
                                     " rows; attention needs at least 1 token");
     if (q.cols < 1)
         throw std::invalid_argument("q has d = " + std::to_string(q.cols) +
                                     " columns; the head width d must be at least 1");
-    if (v.cols < 1)
-        throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) +
-                                    " columns; the value width must be at least 1");
     if (k.rows != q.rows || k.cols != q.cols)
         throw std::invalid_argument("k has shape " + shape_of(k) + " but q has " + shape_of(q) +
                                     "; keys and queries must both be (T, d)");
-    if (v.rows != q.rows)
-        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " +
-                                    std::to_string(q.rows) + "; every token needs one value row");
-    if (q.cols > kMaxWidth || v.cols > kMaxWidth)
-        throw std::invalid_argument("head width " + std::to_string(std::max(q.cols, v.cols)) +
-                                    " exceeds the limit of " + std::to_string(kMaxWidth));
+    if (q.cols > kMaxWidth)
+        throw std::invalid_argument("head width " + std::to_string(q.cols) + " exceeds the limit of " +
+                                    std::to_string(kMaxWidth));
     require_finite(q, "q");
     require_finite(k, "k");
-    require_finite(v, "v");
     const double factor = scale_factor(scale, q.cols);
     // |q·k| <= d·max|q|·max|k|; keeping that (and its scaled value) far below FLT_MAX means
     // no score, partial sum or exponent argument can overflow to inf and turn into NaN.
@@ -115,6 +109,21 @@ double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale 
         throw std::invalid_argument(
             "q and k are too large: d·max|q|·max|k|·scale = " + std::to_string(bound) +
             " would overflow float32 (limit " + std::to_string(FLT_MAX / 4) + ")");
+    return factor;
+}
+
+double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    if (v.cols < 1)
+        throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) +
+                                    " columns; the value width must be at least 1");
+    if (v.rows != q.rows)
+        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " +
+                                    std::to_string(q.rows) + "; every token needs one value row");
+    if (v.cols > kMaxWidth)
+        throw std::invalid_argument("head width " + std::to_string(v.cols) + " exceeds the limit of " +
+                                    std::to_string(kMaxWidth));
+    const double factor = validate_scores(q, k, scale);
+    require_finite(v, "v");
     return factor;
 }
 
@@ -174,7 +183,7 @@ Matrix dot_products(const Matrix& a, const Matrix& b) {
     return out;
 }
 
-void softmax_row(float* row, int n) {
+SoftmaxTerms softmax_row(float* row, int n) {
     // Subtracting the row max makes the largest exponent exp(0) = 1: no overflow for any
     // finite logits, and the result is unchanged because softmax is shift-invariant.
     float row_max = kNegativeInfinity;
@@ -187,7 +196,24 @@ void softmax_row(float* row, int n) {
         sum += row[j];
     }
     for (int j = 0; j < n; ++j) row[j] /= sum;
+    return {row_max, sum};
 }
+
+namespace {
+
+// Step 3 for a whole matrix: weights holds the masked scores on entry.
+void softmax_rows(Intermediates& result) {
+    Matrix& weights = result.weights;
+    result.row_max.resize(static_cast<std::size_t>(weights.rows));
+    result.row_sum.resize(static_cast<std::size_t>(weights.rows));
+    for (int i = 0; i < weights.rows; ++i) {
+        const SoftmaxTerms terms = softmax_row(weights.row(i), weights.cols);
+        result.row_max[static_cast<std::size_t>(i)] = terms.max;
+        result.row_sum[static_cast<std::size_t>(i)] = terms.sum;
+    }
+}
+
+}  // namespace
 
 Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
     const double factor = validate_inputs(q, k, v, scale);
@@ -215,7 +241,7 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     // 3. softmax over keys, row by row. Key i is never masked for query i, so every row
     //    has at least one finite entry.
     result.weights = result.masked_scores;
-    for (int i = 0; i < T; ++i) softmax_row(&result.weights.values[index(i, 0, T)], T);
+    softmax_rows(result);
 
     // 4. weighted sum of the values. Masked weights are exactly 0 and add nothing. A weighted
     //    mean never exceeds max|v|, but near FLT_MAX float32 partial sums could overflow, and
@@ -235,6 +261,24 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
             result.output.at(i, c) =
                 static_cast<float>(std::clamp(sum[static_cast<std::size_t>(c)], -value_bound, value_bound));
     }
+    return result;
+}
+
+Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal) {
+    const double factor = validate_scores(q, k, scale);
+    check_formula_size(q.rows);
+    const auto scale_f = static_cast<float>(factor);
+    Intermediates result;
+    result.scale = factor;
+    // The formula's steps 1–3 in one buffer: the same float32 operations in the same order,
+    // so the weights are bit-for-bit the formula's.
+    result.weights = dot_products(q, k);
+    for (int i = 0; i < q.rows; ++i) {
+        float* scores = result.weights.row(i);
+        for (int j = 0; j < q.rows; ++j)
+            scores[j] = is_masked(causal, i, j) ? kNegativeInfinity : scores[j] * scale_f;
+    }
+    softmax_rows(result);
     return result;
 }
 

@@ -80,17 +80,23 @@ val guarded(F&& compute) {
     }
 }
 
-void set_intermediates(val& result, const Intermediates& head) {
+// The weights, what their softmax divided by, and each row's shape.
+void set_weights(val& result, const Intermediates& head, const RowStatistics& stats) {
     result.set("scale", head.scale);
-    result.set("rawScores", matrix_object(head.raw_scores));
-    result.set("scaledScores", matrix_object(head.scaled_scores));
-    result.set("maskedScores", matrix_object(head.masked_scores));
     result.set("weights", matrix_object(head.weights));
-    result.set("output", matrix_object(head.output));
-    const RowStatistics stats = row_statistics(head.weights);
+    result.set("rowMax", copy_out(head.row_max));
+    result.set("rowSum", copy_out(head.row_sum));
     result.set("peakWeight", copy_out(stats.peak_weight));
     result.set("entropy", copy_out(stats.entropy_nats));
     result.set("effectiveTokens", copy_out(stats.effective_tokens));
+}
+
+// The working that leads to the weights, and the output they make.
+void set_working(val& result, const Intermediates& head) {
+    result.set("rawScores", matrix_object(head.raw_scores));
+    result.set("scaledScores", matrix_object(head.scaled_scores));
+    result.set("maskedScores", matrix_object(head.masked_scores));
+    result.set("output", matrix_object(head.output));
 }
 
 val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
@@ -99,7 +105,8 @@ val formula_js(val q, val k, val v, double T, double d, double d_v, std::string 
         const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
                                            matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
         val result = val::object();
-        set_intermediates(result, head);
+        set_weights(result, head, row_statistics(head.weights));
+        set_working(result, head);
         return result;
     });
 }
@@ -142,9 +149,29 @@ VectorMode parse_vectors(const std::string& mode) {
     throw std::invalid_argument("vectors \"" + mode + "\" is not one of position, token");
 }
 
-// The map figure in one call: the tutorial's recipe for any text, then every intermediate.
+Init parse_init(const std::string& init) {
+    if (init == "tutorial") return Init::tutorial;
+    if (init == "standard") return Init::standard;
+    throw std::invalid_argument("init \"" + init + "\" is not one of tutorial, standard");
+}
+
+Positions parse_positions(const std::string& pos) {
+    if (pos == "none") return Positions::none;
+    if (pos == "sinusoidal") return Positions::sinusoidal;
+    if (pos == "rope") return Positions::rope;
+    throw std::invalid_argument("pos \"" + pos + "\" is not one of none, sinusoidal, rope");
+}
+
+MapDetail parse_detail(const std::string& detail) {
+    if (detail == "all") return MapDetail::all;
+    if (detail == "weights") return MapDetail::weights_only;
+    throw std::invalid_argument("detail \"" + detail + "\" is not one of all, weights");
+}
+
+// The map figure in one call: attention_map() for any recipe, copied out for JavaScript.
 val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors,
-                     bool positional, std::string scale, double factor, bool causal) {
+                     std::string init, std::string pos, std::string scale, double factor, bool causal,
+                     std::string detail) {
     return guarded([&] {
         MapRecipe recipe;
         recipe.text = text;
@@ -152,19 +179,23 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
         recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
         recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
         recipe.vectors = parse_vectors(vectors);
-        recipe.positional = positional;
-        const MapInputs inputs = map_inputs(recipe);
-        const Intermediates head = formula(inputs.q, inputs.k, inputs.v, parse_scale(scale, factor), causal);
+        recipe.init = parse_init(init);
+        recipe.positions = parse_positions(pos);
+        const MapDetail level = parse_detail(detail);
+        const AttentionMap map = attention_map(recipe, parse_scale(scale, factor), causal, level);
         val result = val::object();
         val token_list = val::array();
-        for (const std::string& token : inputs.tokens) token_list.call<void>("push", token);
+        for (const std::string& token : map.inputs.tokens) token_list.call<void>("push", token);
         result.set("tokens", token_list);
-        result.set("T", inputs.q.rows);
+        result.set("T", map.inputs.q.rows);
         result.set("d", recipe.d);
-        result.set("q", matrix_object(inputs.q));
-        result.set("k", matrix_object(inputs.k));
-        result.set("v", matrix_object(inputs.v));
-        set_intermediates(result, head);
+        result.set("init", init);
+        result.set("pos", pos);
+        result.set("q", matrix_object(map.inputs.q));
+        result.set("k", matrix_object(map.inputs.k));
+        result.set("v", matrix_object(map.inputs.v));
+        set_weights(result, map.head, map.stats);
+        if (level == MapDetail::all) set_working(result, map.head);
         return result;
     });
 }
@@ -212,17 +243,34 @@ val equivalence_js(bool causal, val torch_output) {
     });
 }
 
+// limits(), plus the largest seed a JavaScript number carries exactly.
 val limits_js() {
+    const Limits core = limits();
     val result = val::object();
-    result.set("maxMapTokens", kMaxMapTokens);
-    result.set("maxMapWidth", kMaxMapWidth);
-    result.set("maxFormulaT", kMaxFormulaT);
-    result.set("maxWidth", kMaxWidth);
-    result.set("maxStudyT", kMaxStudyT);
-    result.set("maxStudyDraws", kMaxStudyDraws);
-    result.set("maxStudyMultiplyAdds", kMaxStudyMultiplyAdds);
-    result.set("equivalenceTolerance", kEquivalenceTolerance);
+    result.set("maxMapTokens", core.max_map_tokens);
+    result.set("maxMapWidth", core.max_map_width);
+    result.set("maxFormulaT", core.max_formula_t);
+    result.set("maxWidth", core.max_width);
+    result.set("maxStudyT", core.max_study_t);
+    result.set("maxStudyDraws", core.max_study_draws);
+    result.set("maxStudyMultiplyAdds", core.max_study_multiply_adds);
+    result.set("minScaleFactor", core.min_scale_factor);
+    result.set("maxScaleFactor", core.max_scale_factor);
+    result.set("equivalenceTolerance", core.equivalence_tolerance);
+    result.set("maxSeed", kMaxSafeInteger);
     return result;
+}
+
+val study_multiply_adds_js(val widths, double T, double draws) {
+    return guarded([&] {
+        std::vector<int> checked;
+        for (double w : emscripten::convertJSArrayToNumberVector<double>(widths))
+            checked.push_back(checked_int(w, "width", 1, kMaxWidth));
+        val result = val::object();
+        result.set("multiplyAdds", study_multiply_adds(checked, checked_int(T, "T", 1, kMaxStudyT),
+                                                       checked_int(draws, "draws", 1, kMaxStudyDraws)));
+        return result;
+    });
 }
 
 }  // namespace
@@ -235,4 +283,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("scaleStudy", &scale_study_js);
     emscripten::function("equivalence", &equivalence_js);
     emscripten::function("limits", &limits_js);
+    emscripten::function("studyMultiplyAdds", &study_multiply_adds_js);
 }

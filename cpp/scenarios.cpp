@@ -147,8 +147,32 @@ Matrix sinusoidal_positions(int T, int d) {
     return pe;
 }
 
+Matrix rotary_positions(const Matrix& x) {
+    if (x.cols % 2 != 0)
+        throw std::invalid_argument("rope needs an even head width d (it turns pairs of columns); d = " +
+                                    std::to_string(x.cols) + " is odd");
+    const int half = x.cols / 2;
+    Matrix rotated(x.rows, x.cols);
+    for (int t = 0; t < x.rows; ++t) {
+        const float* in = x.row(t);
+        float* out = rotated.row(t);
+        for (int i = 0; i < half; ++i) {
+            // In double, rounded once: at t = 1000 a float32 angle would already be off by 3e-5.
+            const double angle = t * std::pow(10000.0, -2.0 * i / x.cols);
+            const double cos_angle = std::cos(angle), sin_angle = std::sin(angle);
+            out[i] = static_cast<float>(in[i] * cos_angle - in[i + half] * sin_angle);
+            out[i + half] = static_cast<float>(in[i + half] * cos_angle + in[i] * sin_angle);
+        }
+    }
+    return rotated;
+}
+
 MapInputs map_inputs(const MapRecipe& recipe) {
     require_in_range("d", recipe.d, 1, kMaxMapWidth);
+    if (recipe.positions == Positions::rope && recipe.d % 2 != 0)
+        throw std::invalid_argument(
+            "pos = rope needs an even head width d (it turns pairs of columns); d = " +
+            std::to_string(recipe.d) + " is odd");
     MapInputs inputs;
     inputs.tokens = tokenize(recipe.text, recipe.tokens);
     const int T = static_cast<int>(std::min<std::size_t>(inputs.tokens.size(), kMaxMapTokens + 1));
@@ -171,16 +195,32 @@ MapInputs map_inputs(const MapRecipe& recipe) {
         for (int t = 0; t < T; ++t)
             for (int c = 0; c < d; ++c) inputs.x.at(t, c) = embedding.at(ids[static_cast<std::size_t>(t)], c);
     }
-    const Matrix w_query = draw(generator, d, d, 0.5f);
-    const Matrix w_key = draw(generator, d, d, 0.5f);
-    if (recipe.positional) {
+    const float multiplier =
+        recipe.init == Init::tutorial ? 0.5f : static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+    const Matrix w_query = draw(generator, d, d, multiplier);
+    const Matrix w_key = draw(generator, d, d, multiplier);
+    if (recipe.positions == Positions::sinusoidal) {
         const Matrix pe = sinusoidal_positions(T, d);
         for (std::size_t i = 0; i < inputs.x.values.size(); ++i) inputs.x.values[i] += pe.values[i];
     }
     inputs.q = matmul(inputs.x, w_query);
     inputs.k = matmul(inputs.x, w_key);
     inputs.v = inputs.x;
+    if (recipe.positions == Positions::rope) {
+        inputs.q = rotary_positions(inputs.q);
+        inputs.k = rotary_positions(inputs.k);
+    }
     return inputs;
+}
+
+AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal, MapDetail detail) {
+    AttentionMap map;
+    map.inputs = map_inputs(recipe);
+    const MapInputs& in = map.inputs;
+    map.head = detail == MapDetail::all ? formula(in.q, in.k, in.v, scale, causal)
+                                        : attention_weights(in.q, in.k, scale, causal);
+    map.stats = row_statistics(map.head.weights);
+    return map;
 }
 
 // ---- the equivalence check -----------------------------------------------------------------
@@ -256,15 +296,22 @@ std::string equivalence_line(const EquivalenceCase& result) {
 
 // ---- the scale study -----------------------------------------------------------------------
 
+double study_multiply_adds(const std::vector<int>& widths, int T, int draws) {
+    double multiply_adds = 0.0;
+    for (int d : widths) multiply_adds += static_cast<double>(T) * T * d * draws;
+    return multiply_adds;
+}
+
+Limits limits() {
+    return Limits{};
+}
+
 ScaleStudy scale_study(const ScaleStudyOptions& options) {
     require_in_range("T", options.T, 1, kMaxStudyT);
     require_in_range("draws", options.draws, 1, kMaxStudyDraws);
     if (options.widths.empty()) throw std::invalid_argument("widths is empty; give at least one head width");
-    double multiply_adds = 0.0;
-    for (int d : options.widths) {
-        require_in_range("width", d, 1, kMaxWidth);
-        multiply_adds += static_cast<double>(options.T) * options.T * d * options.draws;
-    }
+    for (int d : options.widths) require_in_range("width", d, 1, kMaxWidth);
+    const double multiply_adds = study_multiply_adds(options.widths, options.T, options.draws);
     if (multiply_adds > kMaxStudyMultiplyAdds)
         throw std::invalid_argument(
             "this study needs " + std::to_string(static_cast<long long>(multiply_adds)) +

@@ -71,14 +71,14 @@ bool print_equivalence(const std::string& fixture_path) {
 
 void print_map() {
     const MapRecipe recipe;  // the tutorial's: "To be, or not", seed 1, d = 24, one token per character
-    const MapInputs inputs = map_inputs(recipe);
-    const Intermediates head = formula(inputs.q, inputs.k, inputs.v, Scale::inverse_sqrt_d(), true);
-    const RowStatistics stats = row_statistics(head.weights);
+    const AttentionMap map = attention_map(recipe, Scale::inverse_sqrt_d(), true, MapDetail::weights_only);
+    const std::vector<std::string>& tokens = map.inputs.tokens;
+    const RowStatistics& stats = map.stats;
     std::printf(
         "\nattention map: \"%s\", seed %llu, d = %d, causal (row = query, peak weight / effective tokens)\n",
         recipe.text.c_str(), static_cast<unsigned long long>(recipe.seed), recipe.d);
-    for (std::size_t t = 0; t < inputs.tokens.size(); ++t)
-        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, inputs.tokens[t].c_str(), stats.peak_weight[t],
+    for (std::size_t t = 0; t < tokens.size(); ++t)
+        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, tokens[t].c_str(), stats.peak_weight[t],
                     stats.effective_tokens[t]);
 }
 

@@ -566,6 +566,28 @@ void fuzz_tokenize(FuzzInput& in) {
 
 // ---- the map recipe ----
 
+// Rope at position t on exact q and k rows (scenarios.hpp: pair (i, i + d/2), angle
+// t·10000^(-2i/d)). The rows' own error bound carries through the turn (each output mixes two
+// inputs), plus one rounding of each output and of the products.
+void rotate_exactly(std::vector<double>& q, std::vector<double>& k, std::vector<double>& tolerance, int t) {
+    const std::size_t half = q.size() / 2;
+    for (std::size_t i = 0; i < half; ++i) {
+        const double angle =
+            t * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(q.size()));
+        const double cos_angle = std::cos(angle), sin_angle = std::sin(angle);
+        for (std::vector<double>* row : {&q, &k}) {
+            const double a = (*row)[i], b = (*row)[i + half];
+            (*row)[i] = a * cos_angle - b * sin_angle;
+            (*row)[i + half] = b * cos_angle + a * sin_angle;
+        }
+        const double carried = tolerance[i] + tolerance[i + half];
+        const double rounding =
+            4 * kUnit *
+            (std::fabs(q[i]) + std::fabs(q[i + half]) + std::fabs(k[i]) + std::fabs(k[i + half]) + carried);
+        tolerance[i] = tolerance[i + half] = carried + rounding;
+    }
+}
+
 // Costs we are willing to pay per input for a valid recipe (multiply-adds in map_inputs).
 constexpr double kMaxMapWork = 4e6;
 
@@ -574,7 +596,10 @@ void fuzz_map(FuzzInput& in) {
     attention::MapRecipe recipe;
     recipe.tokens = flags & 1 ? attention::TokenMode::words : attention::TokenMode::characters;
     recipe.vectors = flags & 2 ? attention::VectorMode::per_token : attention::VectorMode::per_position;
-    recipe.positional = flags & 4;
+    recipe.positions = flags & 64  ? attention::Positions::rope
+                       : flags & 4 ? attention::Positions::sinusoidal
+                                   : attention::Positions::none;
+    recipe.init = flags & 32 ? attention::Init::standard : attention::Init::tutorial;
     const bool causal = flags & 8;
     recipe.d = fuzz::int_from_byte(
         in.byte(), 1, 64,
@@ -599,6 +624,8 @@ void fuzz_map(FuzzInput& in) {
     std::string problem;
     if (recipe.d < 1 || recipe.d > attention::kMaxMapWidth)
         problem = "d outside 1…kMaxMapWidth";
+    else if (recipe.positions == attention::Positions::rope && recipe.d % 2 != 0)
+        problem = "rope with an odd d";
     else if (!strict_utf8(recipe.text))
         problem = "text is not valid UTF-8";
     else if (T == 0)
@@ -627,7 +654,8 @@ void fuzz_map(FuzzInput& in) {
             "map_inputs gave a non-finite value");
     require(inputs.v.values == inputs.x.values, "map v is not x");
 
-    // scenarios.hpp: seed, then x (per position) or E (per distinct token), then Wq, Wk.
+    // scenarios.hpp: seed, then x (per position) or E (per distinct token), then Wq, Wk, each
+    // times 0.5 (tutorial) or 1/√d rounded to float32 (standard).
     attention::TorchGenerator generator(recipe.seed);
     std::vector<float> x;
     if (recipe.vectors == attention::VectorMode::per_position) {
@@ -650,28 +678,39 @@ void fuzz_map(FuzzInput& in) {
     }
     const auto width = static_cast<std::size_t>(recipe.d);
     const std::vector<float> w_query = generator.randn(width * width), w_key = generator.randn(width * width);
-    if (recipe.positional) {
+    const float multiplier = recipe.init == attention::Init::tutorial
+                                 ? 0.5f
+                                 : static_cast<float>(1.0 / std::sqrt(static_cast<double>(recipe.d)));
+    if (recipe.positions == attention::Positions::sinusoidal) {
         const Matrix pe = attention::sinusoidal_positions(rows, recipe.d);
         for (std::size_t e = 0; e < x.size(); ++e) x[e] += pe.values[e];
     }
     require(inputs.x.values == x, "map x is not the documented draw (seed %llu)",
             static_cast<unsigned long long>(recipe.seed));
-    for (int t = 0; t < rows; ++t)
+    std::vector<double> q_exact(width), k_exact(width), tolerance(width);
+    for (int t = 0; t < rows; ++t) {
         for (int c = 0; c < recipe.d; ++c) {
-            double q_exact = 0, k_exact = 0, magnitude = 0;
+            double q_sum = 0, k_sum = 0, magnitude = 0;
             for (int m = 0; m < recipe.d; ++m) {
                 const double x_tm = inputs.x.at(t, m);
                 const std::size_t w = static_cast<std::size_t>(m) * width + static_cast<std::size_t>(c);
-                q_exact += x_tm * 0.5 * w_query[w];
-                k_exact += x_tm * 0.5 * w_key[w];
+                q_sum += x_tm * static_cast<double>(w_query[w] * multiplier);
+                k_sum += x_tm * static_cast<double>(w_key[w] * multiplier);
                 magnitude += std::fabs(x_tm) * (std::fabs(w_query[w]) + std::fabs(w_key[w]));
             }
-            const double tolerance =
-                2 * kUnit * (std::fabs(q_exact) + std::fabs(k_exact)) + gamma(recipe.d) * magnitude;
-            require(std::fabs(inputs.q.at(t, c) - q_exact) <= tolerance &&
-                        std::fabs(inputs.k.at(t, c) - k_exact) <= tolerance,
-                    "map q or k [%d][%d] is not x·(0.5·W)", t, c);
+            const auto i = static_cast<std::size_t>(c);
+            q_exact[i] = q_sum;
+            k_exact[i] = k_sum;
+            tolerance[i] = 2 * kUnit * (std::fabs(q_sum) + std::fabs(k_sum)) + gamma(recipe.d) * magnitude;
         }
+        if (recipe.positions == attention::Positions::rope) rotate_exactly(q_exact, k_exact, tolerance, t);
+        for (int c = 0; c < recipe.d; ++c) {
+            const auto i = static_cast<std::size_t>(c);
+            require(std::fabs(inputs.q.at(t, c) - q_exact[i]) <= tolerance[i] &&
+                        std::fabs(inputs.k.at(t, c) - k_exact[i]) <= tolerance[i],
+                    "map q or k [%d][%d] is not x·W (rotated for rope)", t, c);
+        }
+    }
     if (rows <= 64) check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
 }
 

@@ -4,6 +4,14 @@
 // when the core rejects an input, and mirrors the state into the URL hash.
 import { CHECKS, parseHash, serializeHash } from './state.js';
 
+// The core takes the scale as { mode, factor } and positions as 'none' | 'sinusoidal'; this
+// store's state still holds 'sqrt' | 'd' | 'none' | a number, and a flag.
+function coreArguments(state) {
+  const { scale, pos } = state;
+  const shaped = typeof scale === 'number' ? { mode: 'custom', factor: scale } : { mode: scale };
+  return { ...state, scale: shaped, pos: pos ? 'sinusoidal' : 'none' };
+}
+
 export function createMapStore(core, { hash = '', onHashWrite = () => {} } = {}) {
   const parsed = parseHash(hash);
   let state = parsed.state;
@@ -31,7 +39,7 @@ export function createMapStore(core, { hash = '', onHashWrite = () => {} } = {})
     pending = null;
     const started = performance.now();
     try {
-      snapshot.result = core.attentionMap(candidate);
+      snapshot.result = core.attentionMap(coreArguments(candidate));
       snapshot.computeMs = performance.now() - started;
       state = candidate;
       snapshot.state = state;
