@@ -132,3 +132,11 @@ test('the readout explains the hovered cell, else the page’s highlight if show
     col: 0,
   });
 });
+
+test('the cursor starts on the last row at key 1 and stays inside a grid that shrinks', () => {
+  const grid = model.shape(RESULT, 'scores'); // 2 × 2
+  assert.deepEqual(model.fitCursor(null, grid), { row: 1, col: 1 });
+  assert.deepEqual(model.fitCursor({ row: 9, col: 0 }, grid), { row: 1, col: 0 });
+  assert.equal(model.sharedCell({ query: 1, key: 0 }, model.shape(RESULT, 'output')), null);
+  assert.equal(model.sharedCell({ query: null }, grid), null);
+});

@@ -308,12 +308,30 @@ export function readout(result, state, stepName, row, col) {
   return [cellLabel(result, stepName, row, col), ...lines].join('\n');
 }
 
+// Whether a { row, col } cell is inside the grid as shown.
+export const fits = (cell, gridShape) =>
+  Boolean(cell) && cell.row < gridShape.rows && cell.col < gridShape.cols;
+
+// The page's highlighted query/key pair as a cell of this grid, if it shows that pair (the
+// output grid's columns are dimensions, not keys).
+export function sharedCell(highlight, gridShape) {
+  if (!highlight || highlight.query == null || gridShape.isOutput) return null;
+  const cell = { row: highlight.query, col: highlight.key };
+  return fits(cell, gridShape) ? cell : null;
+}
+
+// The keyboard cursor, kept inside the grid; it starts on the last row at key 1, a row that
+// sees every key.
+export function fitCursor(cursor, gridShape) {
+  const start = cursor || { row: gridShape.rows - 1, col: 1 };
+  return {
+    row: Math.min(start.row, gridShape.rows - 1),
+    col: Math.min(start.col, gridShape.cols - 1),
+  };
+}
+
 // The cell the readout explains: the one pointed at here, else the pair highlighted anywhere
 // on the page (when this grid shows it), else the keyboard cursor.
 export function target({ hovered, highlight, cursor }, gridShape) {
-  if (hovered) return hovered;
-  const fits = (cell) => cell && cell.row < gridShape.rows && cell.col < gridShape.cols;
-  const shared =
-    highlight && !gridShape.isOutput ? { row: highlight.query, col: highlight.key } : null;
-  return fits(shared) ? shared : cursor;
+  return hovered || sharedCell(highlight, gridShape) || cursor;
 }
