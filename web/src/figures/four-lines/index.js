@@ -142,6 +142,10 @@ function gridHandlers(view, { point, render, stepCount, parts }) {
     view.cells[cell.row][cell.col].tabIndex = 0;
     point(cell, { hover: false });
   };
+  // Focus leaving the grid ends the highlight it started.
+  const onBlur = (event) => {
+    if (!parts.table.contains(event.relatedTarget)) point(null, { hover: false });
+  };
   const onKey = (event) => {
     if (!view.cells.length || !cellOf(event)) return;
     const rows = view.cells.length;
@@ -168,6 +172,7 @@ function gridHandlers(view, { point, render, stepCount, parts }) {
     [parts.table, 'pointerover', onOver],
     [parts.table, 'pointerleave', onLeave],
     [parts.table, 'focusin', onFocus],
+    [parts.table, 'focusout', onBlur],
     [parts.table, 'keydown', onKey],
   ];
 }
