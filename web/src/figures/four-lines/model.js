@@ -206,6 +206,22 @@ export function gridModel(result, stepName, surface) {
 }
 
 // ---- the sentence above the grid, with live numbers ---------------------------------------
+// The scores' spread (root mean square over the whole table): section 5 promises about 1
+// under 1/√d for queries and keys of spread 1, which the tutorial's recipe does not draw.
+export function scoreSpread(result) {
+  let sum = 0;
+  for (const score of result.scaledScores) sum += score * score;
+  return Math.sqrt(sum / result.scaledScores.length);
+}
+
+function spreadSentence(result, state) {
+  const spread = scoreSpread(result);
+  const text = `Their spread (typical size) is ${fixed(spread, 1)}.`;
+  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial';
+  if (!(spread > 2) || !tutorialRecipe || scaleOf(state).mode !== 'sqrt') return text;
+  return `${text} That is far above 1 because the tutorial's recipe makes queries and keys grow with d (its weight matrices are 0.5·randn(d, d)); section 5 shows what large scores do to the softmax.`;
+}
+
 export function summary(result, state, stepName) {
   const { T } = result;
   const grid = shape(result, stepName);
@@ -213,7 +229,7 @@ export function summary(result, state, stepName) {
   if (stepName === 'scores') {
     const scaling =
       scaleOf(state).mode === 'none' ? 'left unscaled' : `scaled by ${scaleName(state, result)}`;
-    return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped}`;
+    return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped} ${spreadSentence(result, state)}`;
   }
   if (stepName === 'mask') {
     if (!state.causal)
