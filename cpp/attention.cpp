@@ -2,6 +2,7 @@
 // (the fused kernel is in fused.cpp). See attention.hpp for what each promises. Loops are
 // written for reading first; dot_products() only orders its loops so they vectorise.
 #include "attention.hpp"
+#include "checks.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace attention {
 
@@ -264,22 +266,26 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     return result;
 }
 
-Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal) {
-    const double factor = validate_scores(q, k, scale);
-    check_formula_size(q.rows);
+Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal) {
     const auto scale_f = static_cast<float>(factor);
     Intermediates result;
     result.scale = factor;
-    // The formula's steps 1–3 in one buffer: the same float32 operations in the same order,
+    // The formula's steps 2–3 in one buffer: the same float32 operations in the same order,
     // so the weights are bit-for-bit the formula's.
-    result.weights = dot_products(q, k);
-    for (int i = 0; i < q.rows; ++i) {
+    result.weights = std::move(raw_scores);
+    for (int i = 0; i < result.weights.rows; ++i) {
         float* scores = result.weights.row(i);
-        for (int j = 0; j < q.rows; ++j)
+        for (int j = 0; j < result.weights.cols; ++j)
             scores[j] = is_masked(causal, i, j) ? kNegativeInfinity : scores[j] * scale_f;
     }
     softmax_rows(result);
     return result;
+}
+
+Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal) {
+    const double factor = validate_scores(q, k, scale);
+    check_formula_size(q.rows);
+    return weights_from_scores(dot_products(q, k), factor, causal);
 }
 
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {

@@ -94,6 +94,11 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
 // that show the weights and not the working (the map at large T).
 Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal);
 
+// Steps 2–3 on scores already computed: raw_scores (T, T) q_i·k_j, scaled by `factor`, masked
+// and softmaxed in place; returns them as attention_weights() does. No checks: for callers
+// that reuse one Q·Kᵀ for several scales (the scale study).
+Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal);
+
 // Same output as formula() within float32 rounding, without a T×T buffer: keys are visited
 // in tiles of `key_tile` columns with an online (running max, running sum) softmax, and
 // tiles wholly hidden by the causal mask are skipped. Lives in fused.cpp.
@@ -130,12 +135,5 @@ struct RowStatistics {
     std::vector<float> effective_tokens;  // (T,) exp(entropy): 1 = one token, n = uniform over n
 };
 RowStatistics row_statistics(const Matrix& weights);
-
-// The preconditions every implementation shares (shapes, limits, finite values, no float32
-// overflow in Q·Kᵀ); returns the scale factor for this head. Throws std::invalid_argument.
-double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale);
-
-// Throws std::invalid_argument naming `name` unless every value is finite.
-void require_finite(const Matrix& m, const char* name);
 
 }  // namespace attention

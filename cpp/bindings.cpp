@@ -200,6 +200,15 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
     });
 }
 
+val series_object(const ScaleSeries& series) {
+    val result = val::object();
+    result.set("peakMean", copy_out(series.peak_mean));
+    result.set("peakSpread", copy_out(series.peak_spread));
+    result.set("entropyMean", copy_out(series.entropy_mean));
+    result.set("entropySpread", copy_out(series.entropy_spread));
+    return result;
+}
+
 val scale_study_js(val widths, double T, double draws, bool causal, double seed) {
     return guarded([&] {
         ScaleStudyOptions options;
@@ -213,15 +222,9 @@ val scale_study_js(val widths, double T, double draws, bool causal, double seed)
         const ScaleStudy study = scale_study(options);
         val result = val::object();
         result.set("widths", copy_out(study.options.widths));
-        const char* names[] = {"none", "sqrt", "d"};  // the order scale_study() promises
-        for (std::size_t m = 0; m < study.series.size(); ++m) {
-            val series = val::object();
-            series.set("peakMean", copy_out(study.series[m].peak_mean));
-            series.set("peakSpread", copy_out(study.series[m].peak_spread));
-            series.set("entropyMean", copy_out(study.series[m].entropy_mean));
-            series.set("entropySpread", copy_out(study.series[m].entropy_spread));
-            result.set(names[m], series);
-        }
+        result.set("none", series_object(study.unscaled));
+        result.set("sqrt", series_object(study.inverse_sqrt_d));
+        result.set("d", series_object(study.inverse_d));
         return result;
     });
 }

@@ -8,7 +8,9 @@
 #pragma once
 
 #include "attention.hpp"
+#include "tokenize.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,11 +18,6 @@
 namespace attention {
 
 // ---- The attention map ("To be, or not") --------------------------------------------------
-
-enum class TokenMode {
-    characters,  // one token per Unicode code point, like Python's list(text)
-    words,       // runs of letters/digits/apostrophes; each other symbol alone; spaces dropped
-};
 
 // How each position's input vector x_t is made.
 enum class VectorMode {
@@ -63,8 +60,6 @@ struct MapInputs {
     Matrix k;  // (T, d) x·Wk, then rotated by rotary_positions() for Positions::rope
     Matrix v;  // (T, d) x itself, as in the tutorial (never rotated)
 };
-
-std::vector<std::string> tokenize(const std::string& utf8_text, TokenMode mode);
 
 // torch.manual_seed(seed); x = randn(1,T,d) (or randn(distinct,d)); Wq = randn(d,d)*0.5 (or
 // /√d for Init::standard); Wk likewise; in that order. Throws for Positions::rope with odd d.
@@ -144,7 +139,13 @@ struct ScaleSeries {
 
 struct ScaleStudy {
     ScaleStudyOptions options;
-    std::vector<ScaleSeries> series;  // none, 1/√d, 1/d, in that order
+    ScaleSeries unscaled{Scale::none(), {}, {}, {}, {}};
+    ScaleSeries inverse_sqrt_d{Scale::inverse_sqrt_d(), {}, {}, {}, {}};
+    ScaleSeries inverse_d{Scale::inverse_d(), {}, {}, {}, {}};
+
+    // The three curves, for code that treats them alike.
+    std::array<ScaleSeries*, 3> each() { return {&unscaled, &inverse_sqrt_d, &inverse_d}; }
+    std::array<const ScaleSeries*, 3> each() const { return {&unscaled, &inverse_sqrt_d, &inverse_d}; }
 };
 
 constexpr int kMaxStudyT = 1024;

@@ -743,8 +743,8 @@ void fuzz_scale_study(FuzzInput& in) {
     if (options.widths.empty()) problem = "no widths";
     for (int d : options.widths) {
         if (d < 1 || d > attention::kMaxWidth) problem = "width outside 1…kMaxWidth";
-        work += static_cast<double>(options.T) * options.T * d * options.draws;
     }
+    work = attention::study_multiply_adds(options.widths, options.T, options.draws);
     if (problem.empty() && work > attention::kMaxStudyMultiplyAdds)
         problem = "more than kMaxStudyMultiplyAdds";
     if (problem.empty() && work > kMaxStudyWork) return;
@@ -752,12 +752,13 @@ void fuzz_scale_study(FuzzInput& in) {
     attention::ScaleStudy study;
     if (!returns_exactly_when_valid("scale_study", problem, [&] { study = attention::scale_study(options); }))
         return;
-    require(study.series.size() == 3 && study.series[0].scale.mode == ScaleMode::none &&
-                study.series[1].scale.mode == ScaleMode::inverse_sqrt_d &&
-                study.series[2].scale.mode == ScaleMode::inverse_d,
+    require(study.unscaled.scale.mode == ScaleMode::none &&
+                study.inverse_sqrt_d.scale.mode == ScaleMode::inverse_sqrt_d &&
+                study.inverse_d.scale.mode == ScaleMode::inverse_d,
             "scale_study series are not none, 1/sqrt(d), 1/d");
     const std::size_t n = options.widths.size();
-    for (const attention::ScaleSeries& series : study.series) {
+    for (const attention::ScaleSeries* each : study.each()) {
+        const attention::ScaleSeries& series = *each;
         require(series.peak_mean.size() == n && series.peak_spread.size() == n &&
                     series.entropy_mean.size() == n && series.entropy_spread.size() == n,
                 "scale_study series has the wrong length");
