@@ -11,7 +11,7 @@ import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
 import * as scaleChart from './figures/scale-chart/index.js';
-import * as proof from './figures/proof.js';
+import * as proof from './figures/proof/index.js';
 import * as experiments from './figures/experiments/index.js';
 
 const FIGURES = {

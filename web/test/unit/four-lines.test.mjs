@@ -132,3 +132,23 @@ test('the readout explains the hovered cell, else the page’s highlight if show
     col: 0,
   });
 });
+
+test('the cursor starts on the last row at key 1 and stays inside a grid that shrinks', () => {
+  const grid = model.shape(RESULT, 'scores'); // 2 × 2
+  assert.deepEqual(model.fitCursor(null, grid), { row: 1, col: 1 });
+  assert.deepEqual(model.fitCursor({ row: 9, col: 0 }, grid), { row: 1, col: 0 });
+  assert.equal(model.sharedCell({ query: 1, key: 0 }, model.shape(RESULT, 'output')), null);
+  assert.equal(model.sharedCell({ query: null }, grid), null);
+});
+
+test('the scores sentence gives their spread, and says why it is large under the tutorial recipe', () => {
+  // scaled scores 0.7071, 0, 2.8284, 0.7071: mean square (0.5 + 0 + 8 + 0.5) / 4 = 2.25, spread 1.5
+  assert.ok(Math.abs(model.scoreSpread(RESULT) - 1.5) < 1e-6);
+  assert.match(model.summary(RESULT, STATE, 'scores'), /Their spread \(typical size\) is 1\.5\.$/);
+  const big = { ...RESULT, scaledScores: Float32Array.from([6, -6, 6, -6]) };
+  assert.match(
+    model.summary(big, STATE, 'scores'),
+    /is 6\.0\. That is far above 1 because the tutorial's recipe/,
+  );
+  assert.match(model.summary(big, { ...STATE, init: 'standard' }, 'scores'), /is 6\.0\.$/);
+});

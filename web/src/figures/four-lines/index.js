@@ -43,11 +43,9 @@ export function mount(element, { dispatch = () => {} } = {}) {
 
   function explain() {
     const { result, state, highlight } = snapshot;
-    const shared =
-      highlight && !shape.isOutput ? { row: highlight.query, col: highlight.key } : null;
     const current = model.target({ ...view, highlight }, shape);
     parts.readout.textContent = model.readout(result, state, stepName(), current.row, current.col);
-    markCells(parts.table, view.cells, current, shared);
+    markCells(parts.table, view.cells, current, model.sharedCell(highlight, shape));
   }
 
   function render() {
@@ -56,13 +54,8 @@ export function mount(element, { dispatch = () => {} } = {}) {
     const name = stepName();
     const grid = model.gridModel(result, name, view.surface);
     shape = grid.shape;
-    view.cursor ??= { row: shape.rows - 1, col: Math.min(1, shape.cols - 1) }; // sees every key
-    view.cursor = {
-      row: Math.min(view.cursor.row, shape.rows - 1),
-      col: Math.min(view.cursor.col, shape.cols - 1),
-    };
-    if (view.hovered && (view.hovered.row >= shape.rows || view.hovered.col >= shape.cols))
-      view.hovered = null;
+    view.cursor = model.fitCursor(view.cursor, shape);
+    if (!model.fits(view.hovered, shape)) view.hovered = null;
     const hadFocus = parts.table.contains(document.activeElement);
     writeTabs(parts.tabs, model.codeLines(state), view.step);
     parts.panel.setAttribute('aria-labelledby', parts.tabs[view.step].id);
@@ -149,6 +142,10 @@ function gridHandlers(view, { point, render, stepCount, parts }) {
     view.cells[cell.row][cell.col].tabIndex = 0;
     point(cell, { hover: false });
   };
+  // Focus leaving the grid ends the highlight it started.
+  const onBlur = (event) => {
+    if (!parts.table.contains(event.relatedTarget)) point(null, { hover: false });
+  };
   const onKey = (event) => {
     if (!view.cells.length || !cellOf(event)) return;
     const rows = view.cells.length;
@@ -175,6 +172,7 @@ function gridHandlers(view, { point, render, stepCount, parts }) {
     [parts.table, 'pointerover', onOver],
     [parts.table, 'pointerleave', onLeave],
     [parts.table, 'focusin', onFocus],
+    [parts.table, 'focusout', onBlur],
     [parts.table, 'keydown', onKey],
   ];
 }

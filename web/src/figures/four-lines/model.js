@@ -206,6 +206,22 @@ export function gridModel(result, stepName, surface) {
 }
 
 // ---- the sentence above the grid, with live numbers ---------------------------------------
+// The scores' spread (root mean square over the whole table): section 5 promises about 1
+// under 1/√d for queries and keys of spread 1, which the tutorial's recipe does not draw.
+export function scoreSpread(result) {
+  let sum = 0;
+  for (const score of result.scaledScores) sum += score * score;
+  return Math.sqrt(sum / result.scaledScores.length);
+}
+
+function spreadSentence(result, state) {
+  const spread = scoreSpread(result);
+  const text = `Their spread (typical size) is ${fixed(spread, 1)}.`;
+  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial';
+  if (!(spread > 2) || !tutorialRecipe || scaleOf(state).mode !== 'sqrt') return text;
+  return `${text} That is far above 1 because the tutorial's recipe makes queries and keys grow with d (its weight matrices are 0.5·randn(d, d)); section 5 shows what large scores do to the softmax.`;
+}
+
 export function summary(result, state, stepName) {
   const { T } = result;
   const grid = shape(result, stepName);
@@ -213,7 +229,7 @@ export function summary(result, state, stepName) {
   if (stepName === 'scores') {
     const scaling =
       scaleOf(state).mode === 'none' ? 'left unscaled' : `scaled by ${scaleName(state, result)}`;
-    return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped}`;
+    return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped} ${spreadSentence(result, state)}`;
   }
   if (stepName === 'mask') {
     if (!state.causal)
@@ -308,12 +324,30 @@ export function readout(result, state, stepName, row, col) {
   return [cellLabel(result, stepName, row, col), ...lines].join('\n');
 }
 
+// Whether a { row, col } cell is inside the grid as shown.
+export const fits = (cell, gridShape) =>
+  Boolean(cell) && cell.row < gridShape.rows && cell.col < gridShape.cols;
+
+// The page's highlighted query/key pair as a cell of this grid, if it shows that pair (the
+// output grid's columns are dimensions, not keys).
+export function sharedCell(highlight, gridShape) {
+  if (!highlight || highlight.query == null || gridShape.isOutput) return null;
+  const cell = { row: highlight.query, col: highlight.key };
+  return fits(cell, gridShape) ? cell : null;
+}
+
+// The keyboard cursor, kept inside the grid; it starts on the last row at key 1, a row that
+// sees every key.
+export function fitCursor(cursor, gridShape) {
+  const start = cursor || { row: gridShape.rows - 1, col: 1 };
+  return {
+    row: Math.min(start.row, gridShape.rows - 1),
+    col: Math.min(start.col, gridShape.cols - 1),
+  };
+}
+
 // The cell the readout explains: the one pointed at here, else the pair highlighted anywhere
 // on the page (when this grid shows it), else the keyboard cursor.
 export function target({ hovered, highlight, cursor }, gridShape) {
-  if (hovered) return hovered;
-  const fits = (cell) => cell && cell.row < gridShape.rows && cell.col < gridShape.cols;
-  const shared =
-    highlight && !gridShape.isOutput ? { row: highlight.query, col: highlight.key } : null;
-  return fits(shared) ? shared : cursor;
+  return hovered || sharedCell(highlight, gridShape) || cursor;
 }

@@ -55,26 +55,21 @@ export function mount(element, { core }) {
     recompute();
   }
 
+  function onSharpness() {
+    view.factor = model.factorFromSlider(parts.slider.value);
+    recompute();
+  }
+  function onReset() {
+    parts.slider.value = '0';
+    view.factor = 1;
+    moveQuery(model.START_QUERY.x, model.START_QUERY.y);
+  }
+
   const listeners = [
     ...dragHandlers(parts, timers, moveQuery, () => view.query),
     ...barHandlers(parts, view, render),
-    [
-      parts.slider,
-      'input',
-      () => {
-        view.factor = model.factorFromSlider(parts.slider.value);
-        recompute();
-      },
-    ],
-    [
-      parts.reset,
-      'click',
-      () => {
-        parts.slider.value = '0';
-        view.factor = 1;
-        moveQuery(model.START_QUERY.x, model.START_QUERY.y);
-      },
-    ],
+    [parts.slider, 'input', onSharpness],
+    [parts.reset, 'click', onReset],
   ];
   for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
 
