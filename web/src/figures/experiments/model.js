@@ -4,6 +4,7 @@
 // claim a note makes on the very numbers it quotes.
 import { DEFAULT_STATE, sameState } from '../../state.js';
 import { fixed, scientific } from '../../lib/format.js';
+import { rowAverages as averages } from '../attention-map/model.js';
 
 const STANDARD = { mode: 'sqrt', factor: 1 };
 
@@ -24,16 +25,6 @@ const SAME_TOKEN = Object.freeze({
   vectors: 'token',
   causal: false,
 });
-
-export function averages(result) {
-  let peak = 0;
-  let effective = 0;
-  for (let i = 0; i < result.T; i++) {
-    peak += result.peakWeight[i];
-    effective += result.effectiveTokens[i];
-  }
-  return { peak: peak / result.T, effective: effective / result.T };
-}
 
 // Largest |a_c - b_c| between row a and row b of a row-major matrix of `width` columns.
 export function rowDifference(matrix, width, a, b) {
