@@ -9,23 +9,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace attention;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using test_support::contains;
+using test_support::fixture;
 using test_support::invalid_argument_message;
 using test_support::max_abs_difference;
 
 namespace {
-
-nlohmann::json fixture(const std::string& name) {
-    std::ifstream file(std::string(FIXTURE_DIR) + "/" + name);
-    REQUIRE(file.good());
-    return nlohmann::json::parse(file);
-}
 
 std::vector<float> flatten(const std::vector<Matrix>& batches) {
     std::vector<float> flat;
@@ -38,15 +35,12 @@ std::vector<float> flatten(const std::vector<Matrix>& batches) {
 TEST_CASE("the equivalence inputs are the tutorial's seed-0 q, k, v", "[scenarios][equivalence][torch]") {
     const auto expected = fixture("equivalence.json");
     const EquivalenceInputs inputs = tutorial_equivalence_inputs();
-    for (const char* name : {"q", "k", "v"}) {
-        const auto& mine = std::string(name) == "q"   ? inputs.q
-                           : std::string(name) == "k" ? inputs.k
-                                                      : inputs.v;
-        const double difference =
-            max_abs_difference(flatten(mine), expected.at(name).get<std::vector<float>>());
-        CAPTURE(name, difference);
-        REQUIRE(difference < 1e-6);
-    }
+    const auto [name, member] = GENERATE(table<const char*, std::vector<Matrix> EquivalenceInputs::*>(
+        {{"q", &EquivalenceInputs::q}, {"k", &EquivalenceInputs::k}, {"v", &EquivalenceInputs::v}}));
+    const double difference =
+        max_abs_difference(flatten(inputs.*member), expected.at(name).get<std::vector<float>>());
+    CAPTURE(name, difference);
+    REQUIRE(difference < 1e-6);
 }
 
 TEST_CASE("the formula, the fused kernel and the float64 reference all equal PyTorch's attention",
@@ -196,7 +190,7 @@ TEST_CASE("with the standard init, 1/sqrt(d) keeps the map's sharpness as d grow
     // Section 5's lesson on the map itself. PyTorch, 30 seeds at T = 64: the 1/sqrt(d) peak
     // moves by at most 0.046 from d = 16 to d = 256, the unscaled peak at d = 256 is at least
     // 0.859 (make_fixtures.py prints both).
-    const std::uint64_t seed = GENERATE(1, 2, 3, 4, 5);
+    const auto seed = GENERATE(as<std::uint64_t>{}, 1, 2, 3, 4, 5);
     CAPTURE(seed);
     const double sqrt_16 = mean_peak(seed, 16, Scale::inverse_sqrt_d());
     const double sqrt_256 = mean_peak(seed, 256, Scale::inverse_sqrt_d());
@@ -249,7 +243,8 @@ TEST_CASE("rope turns each pair (i, i + d/2) by t·10000^(-2i/d) and leaves valu
     // Hand-computed: d = 4, pairs (0, 2) at frequency 1 and (1, 3) at 1/100.
     const Matrix x(3, 4, {1, 2, 3, 4, 1, 2, 3, 4, 1, 0, 0, 0});
     const Matrix r = rotary_positions(x);
-    for (int c = 0; c < 4; ++c) REQUIRE(r.row(0)[c] == x.row(0)[c]);  // position 0: no turn
+    REQUIRE(std::vector<float>(r.row(0), r.row(1)) ==
+            std::vector<float>(x.row(0), x.row(1)));  // t = 0: no turn
     REQUIRE_THAT(r.row(1)[0], WithinAbs(1 * std::cos(1.0) - 3 * std::sin(1.0), 1e-6));
     REQUIRE_THAT(r.row(1)[2], WithinAbs(3 * std::cos(1.0) + 1 * std::sin(1.0), 1e-6));
     REQUIRE_THAT(r.row(1)[1], WithinAbs(2 * std::cos(0.01) - 4 * std::sin(0.01), 1e-6));
@@ -331,26 +326,36 @@ TEST_CASE("a causal scale study makes the first rows peakier than an unmasked on
 }
 
 TEST_CASE("text splits into characters like Python's list(text), or into words", "[scenarios][tokens]") {
+    using Tokens = std::vector<std::string>;
+    const auto [text, mode, expected] = GENERATE(table<std::string, TokenMode, Tokens>({
+        {"To be, or not", TokenMode::words, Tokens{"To", "be", ",", "or", "not"}},
+        {"naïve 東京🙂", TokenMode::characters,
+         Tokens{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"}},
+        {"naïve 東京, don't", TokenMode::words, Tokens{"naïve", "東京", ",", "don't"}},
+        {"  \t ", TokenMode::words, Tokens{}},
+        {"Bonjour\u202F!\u205Fok\u1680x", TokenMode::words, Tokens{"Bonjour", "!", "ok", "x"}},
+    }));
+    CAPTURE(text, mode == TokenMode::words);
+    REQUIRE(tokenize(text, mode) == expected);
+}
+
+TEST_CASE("the tutorial's text is 13 character tokens", "[scenarios][tokens]") {
     REQUIRE(tokenize("To be, or not", TokenMode::characters).size() == 13);
-    REQUIRE(tokenize("To be, or not", TokenMode::words) ==
-            std::vector<std::string>{"To", "be", ",", "or", "not"});
-    REQUIRE(tokenize("naïve 東京🙂", TokenMode::characters) ==
-            std::vector<std::string>{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"});
-    REQUIRE(tokenize("naïve 東京, don't", TokenMode::words) ==
-            std::vector<std::string>{"naïve", "東京", ",", "don't"});
-    REQUIRE(tokenize("  \t ", TokenMode::words).empty());
-    REQUIRE(tokenize("Bonjour\u202F!\u205Fok\u1680x", TokenMode::words) ==
-            std::vector<std::string>{"Bonjour", "!", "ok", "x"});
-    REQUIRE(contains(invalid_argument_message([] { tokenize("ab\xC3", TokenMode::characters); }),
-                     "not valid UTF-8 at byte 2"));
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xFFx", TokenMode::words); }),
-                     "not valid UTF-8 at byte 0"));
-    REQUIRE(contains(invalid_argument_message([] { tokenize("a\xC0\xAF", TokenMode::characters); }),
-                     "not valid UTF-8 at byte 1"));  // overlong '/'
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xED\xA0\x80", TokenMode::characters); }),
-                     "not valid UTF-8 at byte 0"));  // a surrogate
-    REQUIRE(contains(invalid_argument_message([] { tokenize("\xF4\x90\x80\x80", TokenMode::words); }),
-                     "not valid UTF-8 at byte 0"));  // past U+10FFFF
+}
+
+TEST_CASE("text that is not valid UTF-8 is refused at the byte where it breaks",
+          "[scenarios][tokens][errors]") {
+    const auto [what, text, expected] = GENERATE(table<const char*, std::string, const char*>({
+        {"a truncated sequence", "ab\xC3", "not valid UTF-8 at byte 2"},
+        {"a stray byte", "\xFFx", "not valid UTF-8 at byte 0"},
+        {"an overlong '/'", "a\xC0\xAF", "not valid UTF-8 at byte 1"},
+        {"a UTF-16 surrogate", "\xED\xA0\x80", "not valid UTF-8 at byte 0"},
+        {"a code point past U+10FFFF", "\xF4\x90\x80\x80", "not valid UTF-8 at byte 0"},
+    }));
+    const TokenMode mode = GENERATE(TokenMode::characters, TokenMode::words);
+    const std::string message = invalid_argument_message([&bad = text, mode] { tokenize(bad, mode); });
+    CAPTURE(what, mode == TokenMode::words, message);
+    REQUIRE(contains(message, expected));
 }
 
 TEST_CASE("the same token at two positions gets identical queries until positions are added",
@@ -361,56 +366,71 @@ TEST_CASE("the same token at two positions gets identical queries until position
     recipe.vectors = VectorMode::per_token;
     const MapInputs plain = map_inputs(recipe);
     REQUIRE(plain.tokens[0] == plain.tokens[3]);
-    for (int c = 0; c < recipe.d; ++c) REQUIRE(plain.q.at(0, c) == plain.q.at(3, c));
+    const auto row = [&](const Matrix& m, int t) {
+        return std::vector<float>(m.row(t), m.row(t) + recipe.d);
+    };
+    REQUIRE(row(plain.q, 0) == row(plain.q, 3));
     recipe.positions = Positions::sinusoidal;
     const MapInputs positioned = map_inputs(recipe);
-    double difference = 0;
-    for (int c = 0; c < recipe.d; ++c)
-        difference = std::max(difference,
-                              static_cast<double>(std::fabs(positioned.q.at(0, c) - positioned.q.at(3, c))));
-    REQUIRE(difference > 0.1);
+    REQUIRE(max_abs_difference(row(positioned.q, 0), row(positioned.q, 3)) > 0.1);
 }
 
 TEST_CASE("sinusoidal positions follow sin and cos of t / 10000^(2i/d)", "[scenarios][positions]") {
     const Matrix pe = sinusoidal_positions(3, 4);
-    for (int c = 0; c < 4; ++c) REQUIRE(pe.at(0, c) == (c % 2 == 0 ? 0.0f : 1.0f));
-    REQUIRE_THAT(pe.at(1, 0), WithinAbs(std::sin(1.0), 1e-7));
-    REQUIRE_THAT(pe.at(2, 1), WithinAbs(std::cos(2.0), 1e-7));
-    REQUIRE_THAT(pe.at(2, 2), WithinAbs(std::sin(2.0 / 100.0), 1e-7));
+    REQUIRE(std::vector<float>(pe.row(0), pe.row(0) + 4) == std::vector<float>{0, 1, 0, 1});
+    REQUIRE_THAT(pe.row(1)[0], WithinAbs(std::sin(1.0), 1e-7));
+    REQUIRE_THAT(pe.row(2)[1], WithinAbs(std::cos(2.0), 1e-7));
+    REQUIRE_THAT(pe.row(2)[2], WithinAbs(std::sin(2.0 / 100.0), 1e-7));
 }
 
-TEST_CASE("bad scenario input is rejected with a message naming the argument", "[scenarios][errors]") {
-    MapRecipe empty, wide, narrow, long_text;
-    empty.text = "";
-    wide.d = kMaxMapWidth + 1;
-    narrow.d = 0;
-    long_text.text = std::string(kMaxMapTokens + 1, 'a');
-    REQUIRE(contains(invalid_argument_message([&] { map_inputs(empty); }), "text has no tokens"));
-    REQUIRE(contains(invalid_argument_message([&] { map_inputs(wide); }), "d = 1025 is outside 1…1024"));
-    REQUIRE(contains(invalid_argument_message([&] { map_inputs(narrow); }), "d = 0 is outside"));
-    REQUIRE(contains(invalid_argument_message([&] { map_inputs(long_text); }), "the map shows at most 1024"));
-    MapRecipe odd_rope;
-    odd_rope.d = 5;
-    odd_rope.positions = Positions::rope;
-    REQUIRE(contains(invalid_argument_message([&] { map_inputs(odd_rope); }),
-                     "pos = rope needs an even head width d (it turns pairs of columns); d = 5 is odd"));
-    REQUIRE(contains(invalid_argument_message([] { rotary_positions(Matrix(2, 3)); }), "d = 3 is odd"));
+namespace {
 
+MapRecipe recipe_with(std::string text, int d, Positions positions = Positions::none) {
+    MapRecipe recipe;
+    recipe.text = std::move(text);
+    recipe.d = d;
+    recipe.positions = positions;
+    return recipe;
+}
+
+ScaleStudyOptions study_with(std::vector<int> widths, int T, int draws) {
     ScaleStudyOptions options;
-    options.T = 0;
-    REQUIRE(contains(invalid_argument_message([&] { scale_study(options); }), "T = 0 is outside 1…1024"));
-    options = {};
-    options.draws = 0;
-    REQUIRE(contains(invalid_argument_message([&] { scale_study(options); }), "draws = 0"));
-    options = {};
-    options.widths = {};
-    REQUIRE(contains(invalid_argument_message([&] { scale_study(options); }), "widths is empty"));
-    options = {};
-    options.widths = {4, -2};
-    REQUIRE(contains(invalid_argument_message([&] { scale_study(options); }), "width = -2"));
-    options = {};
-    options.widths = {4096};
-    options.T = 1024;
-    options.draws = 10;
-    REQUIRE(contains(invalid_argument_message([&] { scale_study(options); }), "multiply-adds; the limit is"));
+    options.widths = std::move(widths);
+    options.T = T;
+    options.draws = draws;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("a bad map recipe is rejected with a message naming the argument", "[scenarios][errors]") {
+    const auto [what, recipe, expected] = GENERATE(table<const char*, MapRecipe, const char*>({
+        {"no text", recipe_with("", 24), "text has no tokens"},
+        {"too wide", recipe_with("abc", kMaxMapWidth + 1), "d = 1025 is outside 1…1024"},
+        {"no width", recipe_with("abc", 0), "d = 0 is outside"},
+        {"too many tokens", recipe_with(std::string(kMaxMapTokens + 1, 'a'), 24),
+         "the map shows at most 1024"},
+        {"rope with an odd width", recipe_with("abc", 5, Positions::rope),
+         "pos = rope needs an even head width d (it turns pairs of columns); d = 5 is odd"},
+    }));
+    const std::string message = invalid_argument_message([&bad = recipe] { map_inputs(bad); });
+    CAPTURE(what, message);
+    REQUIRE(contains(message, expected));
+}
+
+TEST_CASE("rope refuses a matrix with an odd number of columns", "[scenarios][rope][errors]") {
+    REQUIRE(contains(invalid_argument_message([] { rotary_positions(Matrix(2, 3)); }), "d = 3 is odd"));
+}
+
+TEST_CASE("a bad scale study is rejected with a message naming the argument", "[scenarios][errors]") {
+    const auto [what, options, expected] = GENERATE(table<const char*, ScaleStudyOptions, const char*>({
+        {"T = 0", study_with({4}, 0, 1), "T = 0 is outside 1…1024"},
+        {"no draws", study_with({4}, 64, 0), "draws = 0"},
+        {"no widths", study_with({}, 64, 1), "widths is empty"},
+        {"a negative width", study_with({4, -2}, 64, 1), "width = -2"},
+        {"over the work budget", study_with({4096}, 1024, 10), "multiply-adds; the limit is"},
+    }));
+    const std::string message = invalid_argument_message([&bad = options] { scale_study(bad); });
+    CAPTURE(what, message);
+    REQUIRE(contains(message, expected));
 }
