@@ -748,7 +748,23 @@ void fuzz_map(FuzzInput& in) {
                     "map q or k [%d][%d] is not x·W (rotated for rope)", t, c);
         }
     }
-    if (rows <= 64) check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+    if (rows > 64) return;
+    check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+
+    // attention_map() is map_inputs, then the head at the detail asked, then row statistics.
+    const std::string head = formula_problem(inputs.q, inputs.k, inputs.v, scale);
+    attention::AttentionMap all, light;
+    if (!returns_exactly_when_valid("attention_map", head, [&] {
+            all = attention::attention_map(recipe, scale, causal, attention::MapDetail::all);
+            light = attention::attention_map(recipe, scale, causal, attention::MapDetail::weights_only);
+        }))
+        return;
+    require(all.inputs.q.values == inputs.q.values && light.inputs.k.values == inputs.k.values,
+            "attention_map's inputs are not map_inputs'");
+    require(light.head.weights.values == all.head.weights.values &&
+                light.stats.peak_weight == all.stats.peak_weight && light.head.output.values.empty() &&
+                all.head.output.rows == rows,
+            "attention_map's details disagree");
 }
 
 // ---- the scale study ----
