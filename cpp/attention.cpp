@@ -206,12 +206,12 @@ namespace {
 // Step 3 for a whole matrix: weights holds the masked scores on entry.
 void softmax_rows(Intermediates& result) {
     Matrix& weights = result.weights;
-    result.row_max.resize(static_cast<std::size_t>(weights.rows));
-    result.row_sum.resize(static_cast<std::size_t>(weights.rows));
+    result.row_max.clear();
+    result.row_sum.clear();
     for (int i = 0; i < weights.rows; ++i) {
         const SoftmaxTerms terms = softmax_row(weights.row(i), weights.cols);
-        result.row_max[static_cast<std::size_t>(i)] = terms.max;
-        result.row_sum[static_cast<std::size_t>(i)] = terms.sum;
+        result.row_max.push_back(terms.max);
+        result.row_sum.push_back(terms.sum);
     }
 }
 

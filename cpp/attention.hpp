@@ -36,14 +36,9 @@ struct Matrix {
     const float* row(int i) const {
         return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols);
     }
-    float at(int row, int col) const {
-        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
-                      static_cast<std::size_t>(col)];
-    }
-    float& at(int row, int col) {
-        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
-                      static_cast<std::size_t>(col)];
-    }
+    // One entry, m_ij; kept for fused.cpp, which reads single entries.
+    float at(int i, int j) const { return row(i)[j]; }
+    float& at(int i, int j) { return row(i)[j]; }
 };
 
 // How the scores are scaled before the softmax.

@@ -14,8 +14,10 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using emscripten::val;
 using namespace attention;
@@ -60,13 +62,26 @@ val matrix_object(const Matrix& m) {
     return copy_out(m.values);
 }
 
+// The enum value that `value` names among `choices`, or an error listing them all.
+template <typename Enum>
+Enum parse_choice(const char* argument, const std::string& value,
+                  std::initializer_list<std::pair<const char*, Enum>> choices) {
+    std::string names;
+    for (const auto& [name, choice] : choices) {
+        if (value == name) return choice;
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    throw std::invalid_argument(std::string(argument) + " \"" + value + "\" is not one of " + names);
+}
+
 // URL-style names: "sqrt" (1/√d), "d" (1/d), "none", or "custom" with a factor.
 Scale parse_scale(const std::string& mode, double factor) {
-    if (mode == "sqrt") return Scale::inverse_sqrt_d();
-    if (mode == "d") return Scale::inverse_d();
-    if (mode == "none") return Scale::none();
-    if (mode == "custom") return Scale::custom(factor);
-    throw std::invalid_argument("scale \"" + mode + "\" is not one of sqrt, d, none, custom");
+    const ScaleMode parsed = parse_choice<ScaleMode>("scale", mode,
+                                                     {{"sqrt", ScaleMode::inverse_sqrt_d},
+                                                      {"d", ScaleMode::inverse_d},
+                                                      {"none", ScaleMode::none},
+                                                      {"custom", ScaleMode::custom}});
+    return parsed == ScaleMode::custom ? Scale::custom(factor) : Scale{parsed, 1.0};
 }
 
 template <typename F>
@@ -99,11 +114,23 @@ void set_working(val& result, const Intermediates& head) {
     result.set("output", matrix_object(head.output));
 }
 
+// The arguments formula() and fused() share, checked and copied into the core's types.
+struct HeadArguments {
+    Matrix q, k, v;
+    Scale scale;
+};
+
+HeadArguments head_arguments(const val& q, const val& k, const val& v, double T, double d, double d_v,
+                             const std::string& scale, double factor) {
+    return {matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+            parse_scale(scale, factor)};
+}
+
 val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
                bool causal) {
     return guarded([&] {
-        const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
-                                           matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
+        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
+        const Intermediates head = formula(in.q, in.k, in.v, in.scale, causal);
         val result = val::object();
         set_weights(result, head, row_statistics(head.weights));
         set_working(result, head);
@@ -114,10 +141,9 @@ val formula_js(val q, val k, val v, double T, double d, double d_v, std::string 
 val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
              bool causal) {
     return guarded([&] {
-        const Matrix out = fused(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
-                                 matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
+        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
         val result = val::object();
-        result.set("output", matrix_object(out));
+        result.set("output", matrix_object(fused(in.q, in.k, in.v, in.scale, causal)));
         return result;
     });
 }
@@ -137,37 +163,6 @@ val randn_js(double seed, val counts) {
     });
 }
 
-TokenMode parse_tokens(const std::string& mode) {
-    if (mode == "chars") return TokenMode::characters;
-    if (mode == "words") return TokenMode::words;
-    throw std::invalid_argument("tokens \"" + mode + "\" is not one of chars, words");
-}
-
-VectorMode parse_vectors(const std::string& mode) {
-    if (mode == "position") return VectorMode::per_position;
-    if (mode == "token") return VectorMode::per_token;
-    throw std::invalid_argument("vectors \"" + mode + "\" is not one of position, token");
-}
-
-Init parse_init(const std::string& init) {
-    if (init == "tutorial") return Init::tutorial;
-    if (init == "standard") return Init::standard;
-    throw std::invalid_argument("init \"" + init + "\" is not one of tutorial, standard");
-}
-
-Positions parse_positions(const std::string& pos) {
-    if (pos == "none") return Positions::none;
-    if (pos == "sinusoidal") return Positions::sinusoidal;
-    if (pos == "rope") return Positions::rope;
-    throw std::invalid_argument("pos \"" + pos + "\" is not one of none, sinusoidal, rope");
-}
-
-MapDetail parse_detail(const std::string& detail) {
-    if (detail == "all") return MapDetail::all;
-    if (detail == "weights") return MapDetail::weights_only;
-    throw std::invalid_argument("detail \"" + detail + "\" is not one of all, weights");
-}
-
 // The map figure in one call: attention_map() for any recipe, copied out for JavaScript.
 val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors,
                      std::string init, std::string pos, std::string scale, double factor, bool causal,
@@ -175,13 +170,19 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
     return guarded([&] {
         MapRecipe recipe;
         recipe.text = text;
-        recipe.tokens = parse_tokens(tokens);
+        recipe.tokens = parse_choice<TokenMode>(
+            "tokens", tokens, {{"chars", TokenMode::characters}, {"words", TokenMode::words}});
         recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
         recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
-        recipe.vectors = parse_vectors(vectors);
-        recipe.init = parse_init(init);
-        recipe.positions = parse_positions(pos);
-        const MapDetail level = parse_detail(detail);
+        recipe.vectors = parse_choice<VectorMode>(
+            "vectors", vectors, {{"position", VectorMode::per_position}, {"token", VectorMode::per_token}});
+        recipe.init =
+            parse_choice<Init>("init", init, {{"tutorial", Init::tutorial}, {"standard", Init::standard}});
+        recipe.positions = parse_choice<Positions>(
+            "pos", pos,
+            {{"none", Positions::none}, {"sinusoidal", Positions::sinusoidal}, {"rope", Positions::rope}});
+        const MapDetail level = parse_choice<MapDetail>(
+            "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
         const AttentionMap map = attention_map(recipe, parse_scale(scale, factor), causal, level);
         val result = val::object();
         val token_list = val::array();

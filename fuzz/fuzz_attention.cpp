@@ -404,6 +404,40 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
 }
 
 // The three kernels on one head, each held to its verdict and, when valid, to its promises.
+// Each row's softmax terms: the max of its masked scores, and a sum of exponentials whose
+// largest term is exp(0) = 1, so it lies in [1, visible keys].
+void check_softmax_terms(const attention::Intermediates& formula, const HeadFacts& facts) {
+    const int T = formula.weights.rows;
+    require(formula.row_max.size() == static_cast<std::size_t>(T) &&
+                formula.row_sum.size() == static_cast<std::size_t>(T),
+            "row_max or row_sum has the wrong length");
+    for (int i = 0; i < T; ++i) {
+        const float* masked_i = formula.masked_scores.row(i);
+        const auto row = static_cast<std::size_t>(i);
+        const double visible = facts.causal ? i + 1 : T;
+        require(formula.row_max[row] == *std::max_element(masked_i, masked_i + T),
+                "row_max[%d] is not the max of the masked scores", i);
+        require(formula.row_sum[row] >= 1.0f && formula.row_sum[row] <= visible * (1.0 + kRounding),
+                "row_sum[%d] = %g outside [1, %g]", i, static_cast<double>(formula.row_sum[row]), visible);
+    }
+}
+
+// The weights-only path runs the formula's steps 1–3 in one buffer, in the same order: the
+// same bits, and none of the other T×T buffers.
+void check_weights_only(const Matrix& q, const Matrix& k, Scale scale, bool causal,
+                        const attention::Intermediates& formula) {
+    attention::Intermediates light;
+    if (!returns_exactly_when_valid("attention_weights", "",
+                                    [&] { light = attention::attention_weights(q, k, scale, causal); }))
+        return;
+    require(light.weights.values == formula.weights.values && light.row_max == formula.row_max &&
+                light.row_sum == formula.row_sum && light.scale == formula.scale,
+            "attention_weights differs from the formula's weights");
+    require(light.raw_scores.values.empty() && light.scaled_scores.values.empty() &&
+                light.masked_scores.values.empty() && light.output.values.empty(),
+            "attention_weights built more than the weights");
+}
+
 void check_head(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal, int key_tile) {
     const std::string problem = formula_problem(q, k, v, scale);
     std::string fused_problem = head_problem(q, k, v, scale);
@@ -427,6 +461,8 @@ void check_head(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, 
 
     const HeadFacts facts = facts_about(q, k, v, *documented_scale(scale, q.cols), causal);
     check_formula(formula, facts);
+    check_softmax_terms(formula, facts);
+    check_weights_only(q, k, scale, causal, formula);
     if (reference_ran) check_reference_f64(reference, formula, facts);
     if (fused_ran) check_fused(out, formula, facts, key_tile);
 }
@@ -712,7 +748,23 @@ void fuzz_map(FuzzInput& in) {
                     "map q or k [%d][%d] is not x·W (rotated for rope)", t, c);
         }
     }
-    if (rows <= 64) check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+    if (rows > 64) return;
+    check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+
+    // attention_map() is map_inputs, then the head at the detail asked, then row statistics.
+    const std::string head = formula_problem(inputs.q, inputs.k, inputs.v, scale);
+    attention::AttentionMap all, light;
+    if (!returns_exactly_when_valid("attention_map", head, [&] {
+            all = attention::attention_map(recipe, scale, causal, attention::MapDetail::all);
+            light = attention::attention_map(recipe, scale, causal, attention::MapDetail::weights_only);
+        }))
+        return;
+    require(all.inputs.q.values == inputs.q.values && light.inputs.k.values == inputs.k.values,
+            "attention_map's inputs are not map_inputs'");
+    require(light.head.weights.values == all.head.weights.values &&
+                light.stats.peak_weight == all.stats.peak_weight && light.head.output.values.empty() &&
+                all.head.output.rows == rows,
+            "attention_map's details disagree");
 }
 
 // ---- the scale study ----

@@ -190,7 +190,7 @@ TEST_CASE("with the standard init, 1/sqrt(d) keeps the map's sharpness as d grow
     // Section 5's lesson on the map itself. PyTorch, 30 seeds at T = 64: the 1/sqrt(d) peak
     // moves by at most 0.046 from d = 16 to d = 256, the unscaled peak at d = 256 is at least
     // 0.859 (make_fixtures.py prints both).
-    const std::uint64_t seed = GENERATE(1, 2, 3, 4, 5);
+    const auto seed = GENERATE(as<std::uint64_t>{}, 1, 2, 3, 4, 5);
     CAPTURE(seed);
     const double sqrt_16 = mean_peak(seed, 16, Scale::inverse_sqrt_d());
     const double sqrt_256 = mean_peak(seed, 256, Scale::inverse_sqrt_d());
@@ -353,7 +353,7 @@ TEST_CASE("text that is not valid UTF-8 is refused at the byte where it breaks",
         {"a code point past U+10FFFF", "\xF4\x90\x80\x80", "not valid UTF-8 at byte 0"},
     }));
     const TokenMode mode = GENERATE(TokenMode::characters, TokenMode::words);
-    const std::string message = invalid_argument_message([&] { tokenize(text, mode); });
+    const std::string message = invalid_argument_message([&bad = text, mode] { tokenize(bad, mode); });
     CAPTURE(what, mode == TokenMode::words, message);
     REQUIRE(contains(message, expected));
 }
@@ -413,7 +413,7 @@ TEST_CASE("a bad map recipe is rejected with a message naming the argument", "[s
         {"rope with an odd width", recipe_with("abc", 5, Positions::rope),
          "pos = rope needs an even head width d (it turns pairs of columns); d = 5 is odd"},
     }));
-    const std::string message = invalid_argument_message([&] { map_inputs(recipe); });
+    const std::string message = invalid_argument_message([&bad = recipe] { map_inputs(bad); });
     CAPTURE(what, message);
     REQUIRE(contains(message, expected));
 }
@@ -430,7 +430,7 @@ TEST_CASE("a bad scale study is rejected with a message naming the argument", "[
         {"a negative width", study_with({4, -2}, 64, 1), "width = -2"},
         {"over the work budget", study_with({4096}, 1024, 10), "multiply-adds; the limit is"},
     }));
-    const std::string message = invalid_argument_message([&] { scale_study(options); });
+    const std::string message = invalid_argument_message([&bad = options] { scale_study(bad); });
     CAPTURE(what, message);
     REQUIRE(contains(message, expected));
 }
