@@ -193,6 +193,29 @@ describe('the lesson holds on the page', () => {
   });
 });
 
+describe('links', () => {
+  test('a link opened while a computation is pending wins over the older state', async () => {
+    const { page, problems } = await open();
+    // In one task: a control change (its computation now waits for the next frame), then a
+    // new link, whose hashchange event arrives after that frame has run.
+    await page.evaluate(() => {
+      const width = document.querySelector('#map-d');
+      width.value = '30';
+      width.dispatchEvent(new Event('input', { bubbles: true }));
+      location.hash = '#text=link&d=12';
+    });
+    await page.waitForFunction(() => /text=link&.*d=12&/.test(location.hash), null, {
+      timeout: 5000,
+    });
+    await settle(page);
+    assert.equal(await page.inputValue('#map-text'), 'link');
+    assert.equal(await page.inputValue('#map-d'), '12');
+    assert.match(page.url(), /text=link&tokens=chars&d=12&/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
 describe('reading cells', () => {
   test('a tap on a phone inspects the cell under the finger and marks it in the table', async () => {
     const { page, problems } = await open('', { width: 390, height: 844, touch: true });
