@@ -36,6 +36,7 @@ const HOOKS = {
     factor: '#map-factor',
     vectors: '#map-vectors',
     causal: '#map-causal',
+    init: '#map-init',
     pos: '#map-pos',
   },
 };
@@ -239,7 +240,8 @@ const CONTROL_CHANGES = [
   ['a custom scale', (page) => page.choose(controls.scale, 'custom')],
   ['the custom factor', (page) => page.fill(controls.factor, '0.5')],
   ['the vectors', (page) => page.choose(controls.vectors, 'token')],
-  ['positions', (page) => page.setChecked(controls.pos, true)],
+  ['the recipe', (page) => page.choose(controls.init, 'tutorial')],
+  ['positions', (page) => page.choose(controls.pos, 'rope')],
   ['the causal mask', (page) => page.setChecked(controls.causal, false)],
 ];
 

@@ -5,7 +5,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { root, useChromium } from './chromium.mjs';
+import { useChromium } from './chromium.mjs';
+
+const root = new URL('../../', import.meta.url);
 
 const chromium = useChromium();
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
