@@ -39,7 +39,10 @@ function unwrap(result) {
 }
 
 // scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor).
+// Or the object shape { mode, factor } (factor read only for 'custom').
 function scaleArguments(scale) {
+  if (typeof scale === 'object' && scale !== null)
+    return [scale.mode, scale.mode === 'custom' ? scale.factor : 1];
   return typeof scale === 'number' ? ['custom', scale] : [scale, 1];
 }
 
@@ -86,6 +89,25 @@ export function wrap(module) {
     // Peak weight and entropy against head width, for none, 1/√d and 1/d.
     scaleStudy({ widths, T = 64, draws = 1, causal = false, seed = 0 }) {
       return unwrap(module.scaleStudy(widths, T, draws, causal, seed));
+    },
+
+    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
+    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
+    attentionBackward({
+      q,
+      k,
+      v,
+      T,
+      d,
+      dV = d,
+      scale = { mode: 'sqrt' },
+      causal = true,
+      gradOutput,
+    }) {
+      const { dq, dk, dv } = unwrap(
+        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
+      );
+      return { dq, dk, dv };
     },
 
     // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
