@@ -4,14 +4,16 @@
 #include "scenarios.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace attention {
 
 Vocabulary::Vocabulary(const std::string& utf8_text) {
-    characters_ = tokenize(utf8_text, TokenMode::characters);
-    std::sort(characters_.begin(), characters_.end());
-    characters_.erase(std::unique(characters_.begin(), characters_.end()), characters_.end());
+    // A set, not sort + unique: a corpus has a million characters but only dozens of kinds.
+    const std::vector<std::string> all = tokenize(utf8_text, TokenMode::characters);
+    const std::set<std::string> distinct(all.begin(), all.end());
+    characters_.assign(distinct.begin(), distinct.end());
     if (characters_.size() < 2)
         throw std::invalid_argument("the text has " + std::to_string(characters_.size()) +
                                     " distinct characters; a model needs at least 2 to choose between");

@@ -48,16 +48,20 @@ void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
     }
 }
 
-// out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b.
+// out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b. b is
+// transposed first so the inner loop runs along rows again (a dot product per entry would be
+// a serial float sum, which the compiler may not reorder into vector lanes).
 void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
+    Matrix b_transposed(b.cols, b.rows);
+    for (int p = 0; p < b.rows; ++p)
+        for (int j = 0; j < b.cols; ++j)
+            b_transposed.values[index(j, p, b.rows)] = b.values[index(p, j, b.cols)];
     for (int i = 0; i < a.rows; ++i) {
-        const float* a_row = &a.values[index(i, 0, a.cols)];
         float* out_row = &out.values[index(i, 0, out.cols)];
-        for (int p = 0; p < b.rows; ++p) {
-            const float* b_row = &b.values[index(p, 0, b.cols)];
-            float sum = 0.0f;
-            for (int j = 0; j < b.cols; ++j) sum += a_row[j] * b_row[j];
-            out_row[p] += sum;
+        for (int j = 0; j < a.cols; ++j) {
+            const float a_ij = a.values[index(i, j, a.cols)];
+            const float* bt_row = &b_transposed.values[index(j, 0, b.rows)];
+            for (int p = 0; p < b.rows; ++p) out_row[p] += a_ij * bt_row[p];
         }
     }
 }
