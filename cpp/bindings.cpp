@@ -7,6 +7,7 @@
 // Error. Numbers a person types (d, seed, T, draws) arrive as doubles and are checked here,
 // so that 2.5 or NaN gets a message instead of being truncated silently.
 #include "attention.hpp"
+#include "backward.hpp"
 #include "scenarios.hpp"
 #include "torch_random.hpp"
 
@@ -284,4 +285,30 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("equivalence", &equivalence_js);
     emscripten::function("limits", &limits_js);
     emscripten::function("studyMultiplyAdds", &study_multiply_adds_js);
+}
+
+// ---- Learning ------------------------------------------------------------------------------
+// In a block of its own so that the learning functions stay one addition at the end of the file.
+
+namespace {
+
+// dQ, dK, dV of the head for the upstream gradient grad_output (T, d_v), in float32.
+val attention_backward_js(val q, val k, val v, double T, double d, double d_v, std::string scale,
+                          double factor, bool causal, val grad_output) {
+    return guarded([&] {
+        const AttentionGradients gradients =
+            backward(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+                     parse_scale(scale, factor), causal, matrix_from(grad_output, T, d_v, "gradOutput"));
+        val result = val::object();
+        result.set("dq", matrix_object(gradients.dq));
+        result.set("dk", matrix_object(gradients.dk));
+        result.set("dv", matrix_object(gradients.dv));
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_learning) {
+    emscripten::function("attentionBackward", &attention_backward_js);
 }

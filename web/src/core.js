@@ -118,6 +118,25 @@ export function wrap(module) {
       return unwrap(module.scaleStudy(widths, T, draws, causal, seed));
     },
 
+    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
+    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
+    attentionBackward({
+      q,
+      k,
+      v,
+      T,
+      d,
+      dV = d,
+      scale = SQRT,
+      causal = true,
+      gradOutput,
+    }) {
+      const { dq, dk, dv } = unwrap(
+        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
+      );
+      return { dq, dk, dv };
+    },
+
     // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
     equivalence(causal, torchOutput) {
       return unwrap(module.equivalence(causal, torchOutput));
