@@ -92,7 +92,10 @@ describe('the lesson holds on the page', () => {
   test('an experiment leaves nothing behind: the same-token pair ignores earlier settings', async () => {
     const { page, problems } = await open('#d=64&seed=9&scale=d&causal=1&pos=sinusoidal');
     await runExperiment(page, 'The same token at two positions');
-    assert.match(page.url(), /text=the%20cat%20saw%20the%20dog&tokens=words&d=24&seed=1&causal=0&scale=sqrt/);
+    assert.match(
+      page.url(),
+      /text=the%20cat%20saw%20the%20dog&tokens=words&d=24&seed=1&causal=0&scale=sqrt/,
+    );
     assert.match(page.url(), /pos=none/);
     const weights = await readWeights(page);
     assert.deepEqual(weights[0], weights[3], 'with the mask off, both “the” rows are one row');
@@ -107,7 +110,10 @@ describe('the lesson holds on the page', () => {
     assert.match(await page.textContent('#map .experiment-note'), /add a different wave/);
     await runExperiment(page, '…with RoPE');
     assert.match(page.url(), /pos=rope/);
-    assert.match(await page.textContent('#map .experiment-note'), /rotates each pair of numbers in q and k/);
+    assert.match(
+      await page.textContent('#map .experiment-note'),
+      /rotates each pair of numbers in q and k/,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -118,7 +124,10 @@ describe('the lesson holds on the page', () => {
     await page.fill('#map-d', '256');
     await page.waitForFunction(() => /d=256/.test(location.hash));
     assert.match(page.url(), /init=standard/);
-    assert.match(await page.textContent('#map [data-role="recipe-note"]'), /now uses the standard recipe/);
+    assert.match(
+      await page.textContent('#map [data-role="recipe-note"]'),
+      /now uses the standard recipe/,
+    );
     await page.click('#map [data-role="recipe-note"] button');
     await page.waitForFunction(() => /init=tutorial/.test(location.hash));
     assert.match(
@@ -136,7 +145,10 @@ describe('the lesson holds on the page', () => {
     await page.fill('#map-text', 'Xo be, or not');
     await page.waitForFunction(() => /text=Xo/.test(location.hash));
     assert.deepEqual(await readWeights(page), before, 'the note is right: same weights');
-    assert.match(await page.textContent('#map-text-note'), /typing changes the labels, not the map/);
+    assert.match(
+      await page.textContent('#map-text-note'),
+      /typing changes the labels, not the map/,
+    );
     await page.click('#map-text-note button');
     await page.waitForFunction(() => /vectors=token/.test(location.hash));
     assert.equal(await page.isVisible('#map-text-note'), false);
@@ -181,7 +193,10 @@ describe('reading cells', () => {
     await page.waitForFunction(() =>
       /\(row 0\) → key/.test(document.querySelector('[data-role="inspector"]').textContent),
     );
-    assert.match(await page.textContent('[data-role="inspector"]'), /key “T” \(column 0\): weight 1\.000/);
+    assert.match(
+      await page.textContent('[data-role="inspector"]'),
+      /key “T” \(column 0\): weight 1\.000/,
+    );
     assert.equal(await page.$$eval('#map-table td.highlighted', (cells) => cells.length), 1);
     assert.deepEqual(problems, []);
     await page.close();
@@ -191,9 +206,15 @@ describe('reading cells', () => {
     const { page, problems } = await open();
     const term = page.locator('#map .prose button.term', { hasText: 'effective tokens' });
     await term.click();
-    assert.match(await page.textContent('#map .prose .term-definition:not([hidden])'), /really listens to/);
+    assert.match(
+      await page.textContent('#map .prose .term-definition:not([hidden])'),
+      /really listens to/,
+    );
     await page.keyboard.press('Escape');
-    assert.equal(await page.$$eval('#map .prose .term-definition:not([hidden])', (n) => n.length), 0);
+    assert.equal(
+      await page.$$eval('#map .prose .term-definition:not([hidden])', (n) => n.length),
+      0,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -40,7 +40,10 @@ test('the inspector plugs the real numbers in, and says why a masked cell is 0',
   assert.match(open, /q·k = −1\.00, × scale 0\.50 = −0\.50/);
   assert.match(open, /row 1: peak weight 0\.750, entropy 0\.56 nats, effective tokens 1\.75/);
   const masked = inspectCell(DEFAULT_STATE, TWO, { query: 0, key: 1 });
-  assert.match(masked, /masked: key 1 comes after query 0, so its score is −∞ and its weight exactly 0/);
+  assert.match(
+    masked,
+    /masked: key 1 comes after query 0, so its score is −∞ and its weight exactly 0/,
+  );
   const unmasked = inspectCell({ ...DEFAULT_STATE, causal: false }, TWO, { query: 0, key: 1 });
   assert.match(unmasked, /q·k = 9\.00/);
 });
@@ -71,7 +74,11 @@ test('the text box says typing cannot move a per-position map, and offers the sw
 test('the numbers table keeps the statistics columns and says when it is cut', () => {
   const model = table(TWO);
   assert.deepEqual(model.keys, ['a', '␣']);
-  assert.deepEqual(model.rows[1], { label: '␣', weights: ['0.250', '0.750'], stats: ['0.750', '0.562', '1.75'] });
+  assert.deepEqual(model.rows[1], {
+    label: '␣',
+    weights: ['0.250', '0.750'],
+    stats: ['0.750', '0.562', '1.75'],
+  });
   assert.doesNotMatch(model.caption, /first/);
   const T = TABLE_LIMIT + 2;
   const big = {
@@ -100,10 +107,20 @@ test('scale names and the PNG title line carry the settings', () => {
 });
 
 test('the summary quotes the averages and names the glossary terms', () => {
-  const model = mapModel({ state: DEFAULT_STATE, requested: DEFAULT_STATE, result: TWO, computeMs: 1.25 });
-  const text = model.summary.map((part) => (typeof part === 'string' ? part : part.text ?? part.term)).join('');
+  const model = mapModel({
+    state: DEFAULT_STATE,
+    requested: DEFAULT_STATE,
+    result: TWO,
+    computeMs: 1.25,
+  });
+  const text = model.summary
+    .map((part) => (typeof part === 'string' ? part : (part.text ?? part.term)))
+    .join('');
   assert.match(text, /2 tokens, d = 4, 1\/√d = 0\.50, tutorial recipe, no positions/);
-  assert.match(text, /puts 0\.88 of its attention on its favourite token and spreads over 1\.38 effective tokens/);
+  assert.match(
+    text,
+    /puts 0\.88 of its attention on its favourite token and spreads over 1\.38 effective tokens/,
+  );
   assert.ok(model.summary.some((part) => part.term === 'effective tokens'));
   assert.equal(mapModel({ state: null, result: null }), null);
 });

@@ -53,7 +53,11 @@ test('each note quotes its live number and its baseline as printed', () => {
   const quoted = {
     unmask: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     'same-token': (n) => [fixed(n.queryGap, 4), fixed(n.weightGap, 4)],
-    'same-token-sinusoidal': (n) => [fixed(n.queryGap, 3), fixed(n.weightGap, 3), fixed(n.before, 4)],
+    'same-token-sinusoidal': (n) => [
+      fixed(n.queryGap, 3),
+      fixed(n.weightGap, 3),
+      fixed(n.before, 4),
+    ],
     'same-token-rope': (n) => [fixed(n.weightGap, 3), fixed(n.before, 4)],
     'rope-distance': (n) => [fixed(n.now * 100, 3), fixed(n.before * 100, 0)],
     widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
@@ -64,7 +68,10 @@ test('each note quotes its live number and its baseline as printed', () => {
   for (const experiment of EXPERIMENTS) {
     const { note } = noteOf(experiment);
     for (const number of quoted[experiment.id](note.numbers)) {
-      assert.ok(note.text.includes(number), `${experiment.id} does not quote ${number}: ${note.text}`);
+      assert.ok(
+        note.text.includes(number),
+        `${experiment.id} does not quote ${number}: ${note.text}`,
+      );
     }
   }
 });
