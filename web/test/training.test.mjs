@@ -57,6 +57,11 @@ test('the page trains three heads off the main thread and their losses fall', as
     }
     const findings = await page.textContent('#training .training__findings');
     assert.match(findings, /After 30 steps the held-out loss/);
+    await page.click('#training .training__buttons button:nth-of-type(2)');
+    await page.waitForFunction(
+      () => document.querySelector('#training .training__status').textContent === 'Not started.',
+    );
+    assert.equal(await page.textContent('#training .training__findings'), '');
     const text = await page.evaluate(() => document.body.textContent);
     assert.doesNotMatch(text, /\bNaN\b|\bundefined\b/);
     assert.deepEqual(problems, []);

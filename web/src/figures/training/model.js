@@ -132,6 +132,7 @@ export function withStatus(run, status) {
 // The play button's words for a runner view.
 export function playLabel({ runs, playing, finished }) {
   if (playing) return 'Pause';
+  if (finished) return 'Finished: Reset to train again';
   return runs.length > 0 && !finished ? 'Resume' : 'Train the three heads';
 }
 

@@ -74,7 +74,11 @@ function buildButtons(root) {
 
 function buildChart(root) {
   const wrap = make('div', { class: 'training__chart' }, root);
-  const canvas = make('canvas', { role: 'img', 'aria-label': '' }, wrap);
+  const canvas = make(
+    'canvas',
+    { role: 'img', 'aria-label': 'Training loss: no training yet.' },
+    wrap,
+  );
   const legend = make('ul', { class: 'training__legend' }, root);
   for (const { key, label } of RUNS) {
     const item = make('li', {}, legend);
@@ -93,7 +97,16 @@ function buildMaps(root) {
   const maps = {};
   for (const { key, label } of RUNS) {
     const figure = make('figure', { class: 'training__map' }, row);
-    const canvas = make('canvas', { width: '150', height: '150', role: 'img' }, figure);
+    const canvas = make(
+      'canvas',
+      {
+        width: '150',
+        height: '150',
+        role: 'img',
+        'aria-label': `The ${label} head: not trained yet.`,
+      },
+      figure,
+    );
     const caption = make('figcaption', {}, figure);
     make('strong', { text: label }, caption);
     const line = make('span', {}, caption);

@@ -4,6 +4,13 @@
 // It draws nothing: every change is reported through onChange().
 import * as model from './model.js';
 
+// A run lives in the core instance that started it, and the compute client runs calls on the
+// page while its worker is still starting: wait until it has settled on one place.
+async function settled(compute) {
+  while (compute.describe().mode === 'starting')
+    await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 export function createRunner({ compute, nameOf, textFor, onChange }) {
   const state = { generation: 0, playing: false, settings: null, runs: [], notice: '' };
 
@@ -30,6 +37,8 @@ export function createRunner({ compute, nameOf, textFor, onChange }) {
 
   async function begin(key, generation) {
     const { d, learningRate } = state.settings;
+    await settled(compute);
+    if (generation !== state.generation) return;
     const outcome = await compute.run(`train-${key}`, 'trainingStart', {
       name: nameOf(key),
       text: textFor(state.settings),
