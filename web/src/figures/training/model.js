@@ -28,11 +28,12 @@ export const MAX_STEPS = 3000;
 export const MAX_PASTED_CHARACTERS = 100000;
 const SMOOTHING = 10; // training-batch losses averaged into one chart point
 
-// Steps per request: short enough that a call on the main thread (no worker) stays under a
-// frame or three, long enough in a worker that the messages cost nothing.
+// Steps per request: in a worker, enough that the messages cost nothing and short enough
+// that pause and reset answer within a fraction of a second; on the main thread (no worker)
+// one step, the least a call can do (each call also measures the held-out windows).
 export function stepsPerCall(mode, d) {
   if (mode === 'worker') return d >= 256 ? 5 : 10;
-  return d >= 256 ? 1 : 2;
+  return 1;
 }
 
 // { value: settings } or { errors: { field: message } }.
