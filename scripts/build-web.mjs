@@ -2,6 +2,7 @@
 // and attention-core.js (the single-file wasm module from scripts/build-wasm.sh).
 // PyTorch's equivalence outputs are embedded from tests/fixtures at build time as base64
 // float32 (exact, and a third smaller than decimal text), so the proof panel needs no request.
+// The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,47 @@ const torchOutputs = {
   },
 };
 
+// The training figure's text: the start of Tiny Shakespeare, cut at a speaker's turn, so the
+// page carries about 25 KB (gzipped) of it rather than the whole 1.1 MB corpus.
+export const SHAKESPEARE_CHARACTERS = 60000;
+const shakespeareSlice = {
+  name: 'shakespeare',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:shakespeare$/ }, (args) => ({
+      path: args.path,
+      namespace: 'shakespeare',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'shakespeare' }, () => {
+      const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
+      const cut = corpus.lastIndexOf('\n\n', SHAKESPEARE_CHARACTERS);
+      return { loader: 'text', contents: corpus.slice(0, cut + 1) };
+    });
+  },
+};
+
+// The compute worker's bundle, as a string the page turns into a Blob URL (start-worker.js).
+const workerSource = {
+  name: 'worker-source',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:worker-source$/ }, (args) => ({
+      path: args.path,
+      namespace: 'worker-source',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'worker-source' }, async () => {
+      const worker = await esbuild.build({
+        entryPoints: [join(root, 'web/src/compute/worker-main.js')],
+        bundle: true,
+        minify: true,
+        format: 'iife',
+        target: ['es2020'],
+        write: false,
+        legalComments: 'none',
+      });
+      return { loader: 'text', contents: worker.outputFiles[0].text };
+    });
+  },
+};
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await esbuild.build({
@@ -44,7 +86,7 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outdir: dist,
-  plugins: [torchOutputs],
+  plugins: [torchOutputs, workerSource, shakespeareSlice],
   legalComments: 'none',
   logLevel: 'warning',
 });

@@ -3,6 +3,8 @@
 // update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
 import { loadCore } from './core.js';
+import { createCompute } from './compute/client.js';
+import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
@@ -13,6 +15,7 @@ import * as attentionMap from './figures/attention-map/index.js';
 import * as scaleChart from './figures/scale-chart/index.js';
 import * as proof from './figures/proof/index.js';
 import * as experiments from './figures/experiments/index.js';
+import * as training from './figures/training/index.js';
 
 const FIGURES = {
   'name-tags': nameTags,
@@ -21,6 +24,7 @@ const FIGURES = {
   scale: scaleChart,
   proof,
   experiments,
+  training,
 };
 
 function showBanner(message) {
@@ -36,8 +40,8 @@ function slotsInOrder() {
   );
 }
 
-async function mountAll(core, store, mounted) {
-  const context = { core, dispatch: store.dispatch };
+async function mountAll(core, store, mounted, compute) {
+  const context = { core, dispatch: store.dispatch, compute };
   for (const slot of slotsInOrder()) {
     try {
       const figure = FIGURES[slot.dataset.figure].mount(slot, context);
@@ -79,7 +83,9 @@ async function start() {
     hash.write(snapshot.state);
     for (const figure of figures) figure.update?.(snapshot);
   });
-  await mountAll(core, store, figures);
+  // One worker for every figure's heavy calls (training first): latest request wins per channel.
+  const compute = createCompute({ core, startWorker: startComputeWorker, onNotice: showBanner });
+  await mountAll(core, store, figures, compute);
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

@@ -14,6 +14,7 @@ export const GLOSSARY = Object.freeze({
   nats: 'The unit of entropy when it is measured with the natural logarithm (ln) instead of log base 2 (bits).',
   'effective tokens':
     'How many tokens a row really listens to: e raised to the entropy. Equal weights on 4 tokens give exactly 4.',
+  loss: 'How surprised a model is by the right answer: here the average of −ln(the probability it gave the real next character), in nats. Lower is better.',
   'peak weight': 'The largest weight in a row: the share of attention its favourite token gets.',
   variance:
     'The average squared distance of random numbers from their mean. Its square root, the spread, is their typical size.',

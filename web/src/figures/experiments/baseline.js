@@ -1,5 +1,5 @@
 // The core's result for an experiment's baseline state, computed once per core and shared by
-// the two places that show the note (beside the map and in section 7).
+// the two places that show the note (beside the map and in section 8).
 const caches = new WeakMap(); // core -> Map(experiment id -> result | null)
 
 export function baselineOf(core, experiment) {

@@ -235,8 +235,8 @@ export const EXPERIMENTS = Object.freeze([
         text:
           `Unscaled, the 512 products of a dot product add up to scores about √512 ≈ 23 times too big, ` +
           `and the softmax snaps: the average row puts ${fixed(now, 2)} of its attention on one token, ` +
-          `against ${fixed(before, 2)} with 1/√d at the same width. A snapped softmax passes almost ` +
-          `no gradient back.`,
+          `against ${fixed(before, 2)} with 1/√d at the same width. A snapped row passes almost no ` +
+          `gradient back to its scores (section 6 trains such a head).`,
       };
     },
   },

@@ -1,0 +1,65 @@
+// corpus: a text turned into the character model's token ids, and the seeded sampler that
+// cuts training batches out of it.
+//
+// A token is one Unicode code point (scenarios' tokenize() in character mode); the vocabulary
+// is the text's distinct characters in byte order of their UTF-8, so the same text always
+// gives the same ids. The sampler draws window starts from std::mt19937, whose output the C++
+// standard fixes, through its own rejection step (std::uniform_int_distribution differs
+// between standard libraries): the same seed gives the same batches natively and in wasm.
+// It is not a tokenizer library: no words, no subwords, no unknown-token id.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace attention {
+
+class Vocabulary {
+  public:
+    // The distinct characters of utf8_text. Throws std::invalid_argument on invalid UTF-8 or
+    // fewer than 2 distinct characters (nothing to predict).
+    explicit Vocabulary(const std::string& utf8_text);
+    // Rebuilds a saved vocabulary: characters in id order, each one code point, no repeats.
+    explicit Vocabulary(std::vector<std::string> characters);
+
+    int size() const { return static_cast<int>(characters_.size()); }
+    const std::vector<std::string>& characters() const { return characters_; }
+    // Token ids of utf8_text; throws std::invalid_argument naming the first character that is
+    // not in the vocabulary, and its position.
+    std::vector<int> encode(const std::string& utf8_text) const;
+    bool contains(const std::string& character) const;
+
+  private:
+    std::vector<std::string> characters_;  // sorted; a character's id is its index
+};
+
+// Windows of `context + 1` consecutive tokens (inputs and their next-character targets).
+struct Batch {
+    int batch = 0;
+    int context = 0;
+    std::vector<int> tokens;  // (batch, context + 1) row-major
+};
+
+class BatchSampler {
+  public:
+    // tokens: the encoded corpus, at least context + 1 long. Throws std::invalid_argument.
+    BatchSampler(std::vector<int> tokens, int batch, int context, std::uint64_t seed);
+    Batch next();
+    int size() const { return static_cast<int>(tokens_.size()); }
+
+  private:
+    std::uint32_t uniform_below(std::uint32_t bound);
+
+    std::vector<int> tokens_;
+    int batch_;
+    int context_;
+    std::mt19937 engine_;
+};
+
+// Windows laid end to end from the start of tokens, `count` of them (fewer if tokens runs
+// out): a fixed evaluation set that every run measures on.
+Batch consecutive_windows(const std::vector<int>& tokens, int count, int context);
+
+}  // namespace attention

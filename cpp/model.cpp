@@ -1,0 +1,325 @@
+// model.cpp: the one-head character model's forward pass, loss and hand-written gradients.
+// See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
+// matrix for the projections; attention runs window by window through the core's formula()
+// and backward_from_weights().
+#include "model.hpp"
+
+#include "backward.hpp"
+#include "torch_random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace attention {
+
+namespace {
+
+std::size_t index(int row, int col, int cols) {
+    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+}
+
+// out (n, m) = a (n, k) · b (k, m). Loops ordered so the innermost runs along rows of b and
+// out, which the compiler vectorises; each sum still runs over k in order.
+Matrix multiply(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    for (int i = 0; i < a.rows; ++i) {
+        float* out_row = &out.values[index(i, 0, out.cols)];
+        for (int p = 0; p < a.cols; ++p) {
+            const float a_ip = a.values[index(i, p, a.cols)];
+            const float* b_row = &b.values[index(p, 0, b.cols)];
+            for (int j = 0; j < b.cols; ++j) out_row[j] += a_ip * b_row[j];
+        }
+    }
+    return out;
+}
+
+// out (k, m) += aᵀ · b, with a (n, k) and b (n, m): the gradient of a weight matrix.
+void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
+    for (int i = 0; i < a.rows; ++i) {
+        const float* b_row = &b.values[index(i, 0, b.cols)];
+        for (int p = 0; p < a.cols; ++p) {
+            const float a_ip = a.values[index(i, p, a.cols)];
+            float* out_row = &out.values[index(p, 0, out.cols)];
+            for (int j = 0; j < b.cols; ++j) out_row[j] += a_ip * b_row[j];
+        }
+    }
+}
+
+// out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b. b is
+// transposed first so the inner loop runs along rows again (a dot product per entry would be
+// a serial float sum, which the compiler may not reorder into vector lanes).
+void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
+    Matrix b_transposed(b.cols, b.rows);
+    for (int p = 0; p < b.rows; ++p)
+        for (int j = 0; j < b.cols; ++j)
+            b_transposed.values[index(j, p, b.rows)] = b.values[index(p, j, b.cols)];
+    for (int i = 0; i < a.rows; ++i) {
+        float* out_row = &out.values[index(i, 0, out.cols)];
+        for (int j = 0; j < a.cols; ++j) {
+            const float a_ij = a.values[index(i, j, a.cols)];
+            const float* bt_row = &b_transposed.values[index(j, 0, b.rows)];
+            for (int p = 0; p < b.rows; ++p) out_row[p] += a_ij * bt_row[p];
+        }
+    }
+}
+
+// Rows [first, first + count) of m, as a matrix of their own.
+Matrix rows_of(const Matrix& m, int first, int count) {
+    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
+    return Matrix(count, m.cols,
+                  std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
+}
+
+void set_rows(Matrix& m, int first, const Matrix& block) {
+    std::copy(block.values.begin(), block.values.end(),
+              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
+}
+
+Matrix drawn(TorchGenerator& generator, int rows, int cols, float multiplier) {
+    std::vector<float> values =
+        generator.randn(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+    for (float& x : values) x *= multiplier;
+    return Matrix(rows, cols, std::move(values));
+}
+
+void require_shape(const Matrix& m, int rows, int cols, const char* name) {
+    if (m.rows != rows || m.cols != cols)
+        throw std::invalid_argument(std::string(name) + " is (" + std::to_string(m.rows) + ", " +
+                                    std::to_string(m.cols) + "); the config needs (" + std::to_string(rows) +
+                                    ", " + std::to_string(cols) + ")");
+}
+
+void require_parameter_shapes(const ModelConfig& config, const Parameters& p) {
+    const Parameters expected = zero_parameters(config);
+    for (int n = 0; n < Parameters::kCount; ++n)
+        require_shape(*p.all()[static_cast<std::size_t>(n)],
+                      expected.all()[static_cast<std::size_t>(n)]->rows,
+                      expected.all()[static_cast<std::size_t>(n)]->cols,
+                      Parameters::names()[static_cast<std::size_t>(n)]);
+}
+
+void require_tokens(const ModelConfig& config, const Batch& batch) {
+    if (batch.context < 1 || batch.context > config.context)
+        throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
+                                    " tokens; the model's context is 1…" + std::to_string(config.context));
+    if (batch.batch < 1 ||
+        batch.tokens.size() != static_cast<std::size_t>(batch.batch) * (batch.context + 1u))
+        throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
+                                    std::to_string(batch.batch) + " windows of " +
+                                    std::to_string(batch.context + 1) + " need " +
+                                    std::to_string(batch.batch * (batch.context + 1)));
+    for (int id : batch.tokens)
+        if (id < 0 || id >= config.vocabulary)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
+                                        std::to_string(config.vocabulary - 1));
+}
+
+// Input ids of window b, position t (the last token of a window is only ever a target).
+int input_token(const Batch& batch, int b, int t) {
+    return batch.tokens[index(b, t, batch.context + 1)];
+}
+int target_token(const Batch& batch, int b, int t) {
+    return batch.tokens[index(b, t + 1, batch.context + 1)];
+}
+
+// x (B·T, d) = E[token] + P[position].
+Matrix embed(const Parameters& p, const Batch& batch) {
+    const int T = batch.context, d = p.embedding.cols;
+    Matrix x(batch.batch * T, d);
+    for (int b = 0; b < batch.batch; ++b)
+        for (int t = 0; t < T; ++t) {
+            const float* e_row = &p.embedding.values[index(input_token(batch, b, t), 0, d)];
+            const float* p_row = &p.position.values[index(t, 0, d)];
+            float* x_row = &x.values[index(b * T + t, 0, d)];
+            for (int c = 0; c < d; ++c) x_row[c] = e_row[c] + p_row[c];
+        }
+    return x;
+}
+
+// Mean cross-entropy of logits (N, V) against the batch's targets, in double; logits are
+// turned into probabilities in place. With d_logits non-null, also fills it with
+// (softmax − one-hot) / N, the loss's gradient.
+double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
+    const int N = logits.rows, V = logits.cols, T = batch.context;
+    double total = 0;
+    for (int n = 0; n < N; ++n) {
+        float* row = &logits.values[index(n, 0, V)];
+        const int target = target_token(batch, n / T, n % T);
+        // −log softmax(z)[target] = max + log Σ exp(z − max) − z[target]: the max keeps exp finite.
+        float row_max = -std::numeric_limits<float>::infinity();
+        for (int j = 0; j < V; ++j) row_max = std::max(row_max, row[j]);
+        double sum = 0;
+        for (int j = 0; j < V; ++j) sum += static_cast<double>(std::exp(row[j] - row_max));
+        total += static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target]);
+        for (int j = 0; j < V; ++j)
+            row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
+        if (d_logits) {
+            float* g = &d_logits->values[index(n, 0, V)];
+            for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
+            g[target] -= 1.0f / static_cast<float>(N);
+        }
+    }
+    if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
+    return total / N;
+}
+
+}  // namespace
+
+void validate_config(const ModelConfig& config) {
+    const auto require = [](int value, int low, int high, const char* name) {
+        if (value < low || value > high)
+            throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is outside " +
+                                        std::to_string(low) + "…" + std::to_string(high));
+    };
+    require(config.vocabulary, 2, kMaxModelVocabulary, "vocabulary");
+    require(config.context, 1, kMaxModelContext, "context");
+    require(config.d, 1, kMaxModelWidth, "d");
+    scale_factor(config.scale, config.d);  // throws on a bad custom factor
+}
+
+const std::array<const char*, Parameters::kCount>& Parameters::names() {
+    static const std::array<const char*, kCount> names = {"embedding", "position", "query",      "key",
+                                                          "value",     "output",   "unembedding"};
+    return names;
+}
+
+std::array<Matrix*, Parameters::kCount> Parameters::all() {
+    return {&embedding, &position, &query, &key, &value, &output, &unembedding};
+}
+
+std::array<const Matrix*, Parameters::kCount> Parameters::all() const {
+    return {&embedding, &position, &query, &key, &value, &output, &unembedding};
+}
+
+Parameters zero_parameters(const ModelConfig& config) {
+    validate_config(config);
+    const int V = config.vocabulary, T = config.context, d = config.d;
+    return {Matrix(V, d), Matrix(T, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, V)};
+}
+
+Parameters initial_parameters(const ModelConfig& config, std::uint64_t seed) {
+    validate_config(config);
+    const int V = config.vocabulary, T = config.context, d = config.d;
+    TorchGenerator generator(seed);
+    // The multipliers as torch applies them: a Python float rounded to float32.
+    const float half = static_cast<float>(1 / std::sqrt(2.0));
+    const float width = static_cast<float>(1 / std::sqrt(static_cast<double>(d)));
+    Parameters p;
+    p.embedding = drawn(generator, V, d, half);
+    p.position = drawn(generator, T, d, half);
+    p.query = drawn(generator, d, d, width);
+    p.key = drawn(generator, d, d, width);
+    p.value = drawn(generator, d, d, width);
+    p.output = drawn(generator, d, d, width);
+    p.unembedding = drawn(generator, d, V, width);
+    return p;
+}
+
+double frobenius_norm(const Matrix& m) {
+    double sum = 0;
+    for (float x : m.values) sum += static_cast<double>(x) * x;
+    return std::sqrt(sum);
+}
+
+Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch& batch,
+                    Parameters* gradients) {
+    validate_config(config);
+    require_parameter_shapes(config, p);
+    require_tokens(config, batch);
+    if (gradients) require_parameter_shapes(config, *gradients);
+    const int B = batch.batch, T = batch.context, d = config.d;
+
+    // Forward. 1. embed and project every position of the batch at once.
+    const Matrix x = embed(p, batch);
+    const Matrix q = multiply(x, p.query), k = multiply(x, p.key), v = multiply(x, p.value);
+    // 2. attention, window by window (formula() rejects non-finite q, k, v: a diverged run).
+    Matrix heads(B * T, d);
+    std::vector<Matrix> weights;
+    double scale = 1;
+    Evaluation result;
+    for (int b = 0; b < B; ++b) {
+        Intermediates head =
+            formula(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T), config.scale, true);
+        set_rows(heads, b * T, head.output);
+        const RowStatistics stats = row_statistics(head.weights);
+        for (int t = 0; t < T; ++t) {
+            result.attention.mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
+            result.attention.mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
+        }
+        scale = head.scale;
+        weights.push_back(std::move(head.weights));
+    }
+    result.attention.mean_entropy_nats /= B * T;
+    result.attention.mean_peak_weight /= B * T;
+    // 3. residual, unembedding, loss.
+    Matrix h = multiply(heads, p.output);
+    for (std::size_t e = 0; e < h.values.size(); ++e) h.values[e] += x.values[e];
+    Matrix logits = multiply(h, p.unembedding);
+    if (!gradients) {
+        result.loss = cross_entropy(logits, batch, nullptr);
+        return result;
+    }
+    Matrix d_logits(B * T, config.vocabulary);
+    result.loss = cross_entropy(logits, batch, &d_logits);
+
+    // Backward, the same passes in reverse. Every weight gradient is (input)ᵀ·(gradient of
+    // its output); every input gradient is (gradient of the output)·(weight)ᵀ.
+    Parameters& g = *gradients;
+    for (Matrix* m : g.all()) std::fill(m->values.begin(), m->values.end(), 0.0f);
+    // 3. logits = h·U;  h = x + heads·Wo.
+    add_transposed_times(g.unembedding, h, d_logits);
+    Matrix d_h(B * T, d);
+    add_times_transposed(d_h, d_logits, p.unembedding);
+    add_transposed_times(g.output, heads, d_h);
+    Matrix d_heads(B * T, d);
+    add_times_transposed(d_heads, d_h, p.output);
+    // 2. attention, window by window, from the forward's weights.
+    Matrix d_q(B * T, d), d_k(B * T, d), d_v(B * T, d);
+    for (int b = 0; b < B; ++b) {
+        const AttentionGradients window =
+            backward_from_weights(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T),
+                                  weights[static_cast<std::size_t>(b)], scale, rows_of(d_heads, b * T, T));
+        set_rows(d_q, b * T, window.dq);
+        set_rows(d_k, b * T, window.dk);
+        set_rows(d_v, b * T, window.dv);
+    }
+    // 1. q, k, v = x·W;  x reaches the loss through them and through the residual.
+    add_transposed_times(g.query, x, d_q);
+    add_transposed_times(g.key, x, d_k);
+    add_transposed_times(g.value, x, d_v);
+    Matrix d_x = d_h;
+    add_times_transposed(d_x, d_q, p.query);
+    add_times_transposed(d_x, d_k, p.key);
+    add_times_transposed(d_x, d_v, p.value);
+    // x = E[token] + P[position]: each row's gradient goes to its token's and its position's row.
+    for (int b = 0; b < B; ++b)
+        for (int t = 0; t < T; ++t) {
+            const float* d_x_row = &d_x.values[index(b * T + t, 0, d)];
+            float* e_row = &g.embedding.values[index(input_token(batch, b, t), 0, d)];
+            float* p_row = &g.position.values[index(t, 0, d)];
+            for (int c = 0; c < d; ++c) {
+                e_row[c] += d_x_row[c];
+                p_row[c] += d_x_row[c];
+            }
+        }
+    return result;
+}
+
+Matrix attention_weights_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
+    Batch window;
+    window.batch = 1;
+    window.context = static_cast<int>(tokens.size());
+    window.tokens = tokens;
+    window.tokens.push_back(0);  // a target is never read here; it only completes the window
+    validate_config(config);
+    require_parameter_shapes(config, p);
+    require_tokens(config, window);
+    const Matrix x = embed(p, window);
+    return formula(multiply(x, p.query), multiply(x, p.key), multiply(x, p.value), config.scale, true)
+        .weights;
+}
+
+}  // namespace attention

@@ -1,0 +1,104 @@
+// Section 6, "Watch a head learn": trains the one-head character model three times side by
+// side (1/√d, not scaled, 1/d) in the core, through the compute worker (runner.js), and draws
+// the runs at most once per animation frame. Any change of setting resets the runs.
+import shakespeare from 'virtual:shakespeare';
+import './training.css';
+import * as model from './model.js';
+import * as render from './render.js';
+import { createRunner } from './runner.js';
+
+let uid = 0;
+
+// Without a compute client (tests, old callers) the core runs here, one call at a time.
+function directCompute(core) {
+  return {
+    run: async (_channel, method, ...args) => {
+      try {
+        return { value: core[method](...args) };
+      } catch (error) {
+        return { error: error.message };
+      }
+    },
+    describe: () => ({ mode: 'main-thread' }),
+  };
+}
+
+function readSettings(fields) {
+  return model.checkSettings({
+    d: fields.d.control.value,
+    steps: fields.steps.control.value,
+    learningRate: fields.learningRate.control.value,
+    source: fields.source.control.value,
+    text: fields.text.control.value,
+  });
+}
+
+export function mount(element, { core, compute = directCompute(core) }) {
+  uid += 1;
+  const id = uid;
+  const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
+  const drawing = { chart: null, frame: 0 };
+  const runner = createRunner({
+    compute,
+    nameOf: (key) => `figure-${id}-${key}`,
+    textFor: (settings) => (settings.source === 'pasted' ? settings.text : shakespeare),
+    onChange: () => {
+      if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+    },
+  });
+
+  // The axes stay fixed for a whole training: sized once every run has its start loss.
+  function chartFor({ runs, settings }) {
+    if (runs.length === 0) {
+      drawing.chart?.destroy();
+      drawing.chart = null;
+    } else if (!drawing.chart && runs.every((r) => r.start || r.status === 'failed')) {
+      drawing.chart = render.createLossChart(parts.canvas, settings.steps, model.lossAxisMax(runs));
+    }
+    return drawing.chart;
+  }
+
+  function draw() {
+    drawing.frame = 0;
+    const view = runner.view();
+    const { runs, settings } = view;
+    const progress = model.progress(runs, settings?.steps ?? model.DEFAULT_SETTINGS.steps);
+    parts.bar.value = progress.fraction;
+    parts.status.textContent = runs.length === 0 ? 'Not started.' : progress.text;
+    parts.notice.textContent = view.notice;
+    parts.play.textContent = model.playLabel(view);
+    parts.play.disabled = view.finished;
+    const chart = chartFor(view);
+    if (chart) render.drawChart(chart, runs, model.chartLabel(runs));
+    render.drawMaps(parts.maps, runs);
+    render.writeFindings(parts.findings, model.findings(runs, runs[0]?.vocabulary ?? 0));
+    render.writeTable(parts.body, model.tableRows(runs));
+  }
+
+  function play() {
+    if (runner.view().runs.length > 0) return runner.pauseOrResume();
+    const checked = readSettings(parts.fields);
+    render.writeMessages(parts.fields, checked.errors ?? {});
+    if (checked.value) runner.start(checked.value);
+  }
+
+  function settingChanged() {
+    parts.fields.text.control.parentElement.hidden = parts.fields.source.control.value !== 'pasted';
+    render.writeMessages(parts.fields, readSettings(parts.fields).errors ?? {});
+    if (runner.view().runs.length > 0) runner.reset();
+  }
+
+  parts.play.addEventListener('click', play);
+  parts.reset.addEventListener('click', runner.reset);
+  parts.root.addEventListener('change', settingChanged);
+  draw();
+
+  return {
+    destroy() {
+      runner.reset();
+      cancelAnimationFrame(drawing.frame);
+      drawing.chart?.destroy();
+      parts.root.remove();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// The three training loops, on the compute client (one channel per run): ask for a few steps,
+// record them, ask again, until paused, reset or done. The runs live in the core under their
+// names; a reset bumps a generation number so that answers to an older training are dropped.
+// It draws nothing: every change is reported through onChange().
+import * as model from './model.js';
+
+// A run lives in the core instance that started it, and the compute client runs calls on the
+// page while its worker is still starting: wait until it has settled on one place.
+async function settled(compute) {
+  while (compute.describe().mode === 'starting')
+    await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+export function createRunner({ compute, nameOf, textFor, onChange }) {
+  const state = { generation: 0, playing: false, settings: null, runs: [], notice: '' };
+
+  function update(key, change) {
+    state.runs = state.runs.map((run) => (run.key === key ? change(run) : run));
+    onChange();
+  }
+
+  async function loop(key, generation) {
+    const perCall = model.stepsPerCall(compute.describe().mode, state.settings.d);
+    while (generation === state.generation && state.playing) {
+      const run = state.runs.find((r) => r.key === key);
+      const count = model.nextCount(run, state.settings.steps, perCall);
+      if (count === 0 || run.status === 'failed') return;
+      const outcome = await compute.run(`train-${key}`, 'trainingSteps', {
+        name: nameOf(key),
+        count,
+      });
+      if (generation !== state.generation || outcome.stale) return;
+      if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
+      update(key, (r) => model.stepped(r, outcome.value, state.settings.steps));
+    }
+  }
+
+  async function begin(key, generation) {
+    const { d, learningRate } = state.settings;
+    await settled(compute);
+    if (generation !== state.generation) return;
+    const outcome = await compute.run(`train-${key}`, 'trainingStart', {
+      name: nameOf(key),
+      text: textFor(state.settings),
+      d,
+      learningRate,
+      scale: model.RUNS.find((run) => run.key === key).scale,
+      ...model.FIXED,
+    });
+    if (generation !== state.generation) return;
+    if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
+    state.notice = model.sourceNotice(state.settings, outcome.value);
+    update(key, (r) => model.started(r, outcome.value));
+    loop(key, generation);
+  }
+
+  function start(settings) {
+    state.settings = settings;
+    state.playing = true;
+    state.runs = model.RUNS.map(({ key }) => model.emptyRun(key));
+    for (const { key } of model.RUNS) begin(key, state.generation);
+    onChange();
+  }
+
+  function reset() {
+    state.generation += 1;
+    state.playing = false;
+    for (const { key } of model.RUNS)
+      compute.run(`train-${key}`, 'trainingStop', { name: nameOf(key) });
+    state.runs = [];
+    state.notice = '';
+    onChange();
+  }
+
+  function pauseOrResume() {
+    state.playing = !state.playing;
+    if (state.playing) for (const { key } of model.RUNS) loop(key, state.generation);
+    onChange();
+  }
+
+  return {
+    start,
+    reset,
+    pauseOrResume,
+    // What the figure draws: { runs, settings, playing, finished, notice }.
+    view() {
+      const { runs } = state;
+      const finished =
+        runs.length > 0 && runs.every((r) => r.status === 'done' || r.status === 'failed');
+      if (finished) state.playing = false;
+      return {
+        runs,
+        settings: state.settings,
+        playing: state.playing,
+        finished,
+        notice: state.notice,
+      };
+    },
+  };
+}

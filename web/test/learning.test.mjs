@@ -1,0 +1,75 @@
+// The backward pass as the page and outside tests call it, wrap(module).attentionBackward,
+// against PyTorch autograd's float64 gradients (tests/fixtures/attention_backward.json).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { wrap } from '../src/core.js';
+
+const require = createRequire(import.meta.url);
+const root = new URL('../../', import.meta.url);
+const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
+const core = wrap(await require('../../build/wasm/attention-core.js')());
+
+// max |mine - reference| / max |reference|, as in tests/test_backward.cpp.
+function relativeDifference(mine, reference) {
+  assert.equal(mine.length, reference.length, 'lengths differ');
+  let difference = 0;
+  let magnitude = 1e-30;
+  for (let i = 0; i < mine.length; i++) {
+    difference = Math.max(difference, Math.abs(mine[i] - reference[i]));
+    magnitude = Math.max(magnitude, Math.abs(reference[i]));
+  }
+  return difference / magnitude;
+}
+
+function inputsOf(c) {
+  return {
+    q: Float32Array.from(c.q),
+    k: Float32Array.from(c.k),
+    v: Float32Array.from(c.v),
+    T: c.T,
+    d: c.d,
+    dV: c.dV,
+    scale: { mode: c.scale, factor: c.factor },
+    causal: c.causal,
+    gradOutput: Float32Array.from(c.gradOutput),
+  };
+}
+
+test('attentionBackward matches PyTorch autograd for every shape, scale and mask', () => {
+  const { cases } = fixture('attention_backward.json');
+  assert.equal(cases.length, 15);
+  for (const c of cases) {
+    const gradients = core.attentionBackward(inputsOf(c));
+    const label = `T=${c.T} d=${c.d} dV=${c.dV} ${c.scale} causal=${c.causal}`;
+    for (const name of ['dq', 'dk', 'dv']) {
+      assert.ok(gradients[name] instanceof Float32Array, `${name} is a Float32Array`);
+      const difference = relativeDifference(gradients[name], c[`${name}64`]);
+      assert.ok(difference < 1e-5, `${label}: ${name} differs by ${difference}`);
+    }
+  }
+});
+
+test('attentionBackward returns exactly dq, dk and dv', () => {
+  const [first] = fixture('attention_backward.json').cases;
+  assert.deepEqual(Object.keys(core.attentionBackward(inputsOf(first))).sort(), ['dk', 'dq', 'dv']);
+});
+
+test('attentionBackward throws the forward pass messages on bad input', () => {
+  const [, , c] = fixture('attention_backward.json').cases;
+  const good = inputsOf(c);
+  const nan = Float32Array.from(good.q);
+  nan[1] = Number.NaN;
+  const cases = [
+    [{ ...good, q: nan }, /q\[0\]\[1\] is NaN; attention needs finite inputs$/],
+    [{ ...good, scale: { mode: 'custom', factor: 0 } }, /scale factor 0 must be a finite number/],
+    [{ ...good, scale: { mode: 'half' } }, /scale "half" is not one of sqrt, d, none, custom/],
+    [
+      { ...good, gradOutput: new Float32Array(2) },
+      /gradOutput has 2 values; shape \(2, 3\) needs 6$/,
+    ],
+    [{ ...good, T: 2.5 }, /q rows must be a whole number/],
+  ];
+  for (const [input, message] of cases) assert.throws(() => core.attentionBackward(input), message);
+});

@@ -1,0 +1,83 @@
+// `npm run train` (the native attention-train) and the page's trainer (the wasm core's
+// trainingStart/trainingSteps) agree for the same seed: held-out loss after 3 steps and the
+// first step's gradient norms, at d = 16 for the three scales, on the whole corpus.
+// Compared to a relative 1e-5, not bit for bit: the CSV prints 6 significant digits, and the
+// native build compiles the model with -march=native (fused multiply-adds) where wasm rounds
+// each product, so the last float32 bits may differ.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { wrap } from '../src/core.js';
+
+const require = createRequire(import.meta.url);
+const root = new URL('../../', import.meta.url);
+const core = wrap(await require('../../build/wasm/attention-core.js')());
+const STEPS = 3;
+
+function nativeRows() {
+  const csv = join(mkdtempSync(join(tmpdir(), 'attention-train-')), 'learning.csv');
+  execFileSync(
+    new URL('build/native/attention-train', root).pathname,
+    [
+      '--steps',
+      String(STEPS),
+      '--widths',
+      '16',
+      '--csv',
+      csv,
+      '--corpus',
+      new URL('data/tinyshakespeare.txt', root).pathname,
+    ],
+    { stdio: 'ignore' },
+  );
+  const [header, ...lines] = readFileSync(csv, 'utf8').trim().split('\n');
+  const names = header.split(',');
+  return lines.map((line) =>
+    Object.fromEntries(line.split(',').map((cell, i) => [names[i], cell])),
+  );
+}
+
+const close = (mine, theirs, what) =>
+  assert.ok(
+    Math.abs(mine - theirs) <= 1e-5 * Math.abs(theirs),
+    `${what}: page ${mine}, native ${theirs}`,
+  );
+
+test('the page trainer and npm run train give the same losses and gradients for the same seed', () => {
+  const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8');
+  const scales = { '1/sqrt(d)': 'sqrt', none: 'none', '1/d': 'd' };
+  const rows = nativeRows();
+  assert.equal(rows.length, 3);
+  for (const row of rows) {
+    const name = `agreement-${scales[row.scale]}`;
+    const start = core.trainingStart({
+      name,
+      text,
+      d: 16,
+      scale: { mode: scales[row.scale] },
+      seed: 0,
+    });
+    close(start.heldOutLoss, Number(row.loss_start), `${row.scale} start loss`);
+    const after = core.trainingSteps({ name, count: STEPS });
+    close(after.heldOutLoss, Number(row.loss_end), `${row.scale} loss after ${STEPS} steps`);
+    close(after.queryGradientNorms[0], Number(row.query_gradient_norm_step1), `${row.scale} |dWq|`);
+    close(after.keyGradientNorms[0], Number(row.key_gradient_norm_step1), `${row.scale} |dWk|`);
+    core.trainingStop({ name });
+  }
+});
+
+test('a learning rate that diverges ends the run with a message, never a NaN', () => {
+  const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8').slice(0, 20000);
+  core.trainingStart({ name: 'wild', text, d: 16, learningRate: 1e6, optimizer: 'sgd' });
+  assert.throws(() => {
+    for (let i = 0; i < 20; i++) core.trainingSteps({ name: 'wild', count: 10 });
+  }, /diverged at step \d+.*smaller learning rate/);
+  assert.throws(
+    () => core.trainingSteps({ name: 'wild', count: 1 }),
+    /no training run is called "wild"/,
+  );
+});
