@@ -81,7 +81,7 @@ Batch BatchSampler::next() {
     const auto starts = static_cast<std::uint32_t>(tokens_.size() - window + 1);
     out.tokens.reserve(static_cast<std::size_t>(batch_) * window);
     for (int b = 0; b < batch_; ++b) {
-        const auto start = tokens_.begin() + uniform_below(starts);
+        const auto start = tokens_.begin() + static_cast<std::ptrdiff_t>(uniform_below(starts));
         out.tokens.insert(out.tokens.end(), start, start + static_cast<std::ptrdiff_t>(window));
     }
     return out;

@@ -105,8 +105,8 @@ void require_tokens(const ModelConfig& config, const Batch& batch) {
     if (batch.context < 1 || batch.context > config.context)
         throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
                                     " tokens; the model's context is 1…" + std::to_string(config.context));
-    if (batch.batch < 1 ||
-        batch.tokens.size() != static_cast<std::size_t>(batch.batch) * (batch.context + 1u))
+    if (batch.batch < 1 || batch.tokens.size() != static_cast<std::size_t>(batch.batch) *
+                                                      static_cast<std::size_t>(batch.context + 1))
         throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
                                     std::to_string(batch.batch) + " windows of " +
                                     std::to_string(batch.context + 1) + " need " +

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -132,7 +133,35 @@ Row measure(TrainingRun& run, int steps, Scale scale) {
     return row;
 }
 
-void save_weights(const TrainingRun& run, const Options& options, const Row& row, const std::string& path) {
+// Where the head looks: its mean weight on the key `offset` characters back (0: the query's own
+// character), for offsets 0 … kOffsets − 2, and on everything further back in the last entry,
+// over the held-out windows' rows that have at least kOffsets − 1 characters behind them.
+constexpr int kOffsets = 5;
+std::vector<double> weight_by_offset(const TrainingRun& run) {
+    const Batch& windows = run.held_out();
+    std::vector<double> mean(kOffsets, 0.0);
+    long rows = 0;
+    for (int b = 0; b < windows.batch; ++b) {
+        const auto first = windows.tokens.begin() + static_cast<std::ptrdiff_t>(b) * (windows.context + 1);
+        const Matrix weights = attention_weights_for(run.config(), run.parameters(),
+                                                     std::vector<int>(first, first + windows.context));
+        for (int i = kOffsets - 1; i < weights.rows; ++i, ++rows)
+            for (int j = 0; j <= i; ++j)
+                mean[static_cast<std::size_t>(std::min(i - j, kOffsets - 1))] += weights.at(i, j);
+    }
+    for (double& m : mean) m /= static_cast<double>(rows);
+    return mean;
+}
+
+void print_offsets(const std::vector<double>& mean, int d) {
+    std::printf(
+        "\nwhere the trained 1/sqrt(d) head at d = %d looks (mean weight, held-out rows):\n"
+        "  its own character %.3f, 1 back %.3f, 2 back %.3f, 3 back %.3f, further back %.3f\n",
+        d, mean[0], mean[1], mean[2], mean[3], mean[4]);
+}
+
+void save_weights(const TrainingRun& run, const Options& options, const Row& row,
+                  const std::vector<double>& offsets, const std::string& path) {
     nlohmann::json document;
     document["format"] =
         "one-head character model (cpp/model.hpp); each matrix row-major float16, little-endian, base64";
@@ -146,6 +175,7 @@ void save_weights(const TrainingRun& run, const Options& options, const Row& row
     document["optimizer"] = optimizer_name(options.optimizer);
     document["learningRate"] = options.learning_rate;
     document["heldOutLoss"] = row.end.loss;
+    document["meanWeightByOffset"] = offsets;
     document["vocabulary"] = run.vocabulary().characters();
     nlohmann::json matrices;
     const Parameters& parameters = run.parameters();
@@ -203,16 +233,19 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(options.seed));
         print_header();
         std::vector<Row> rows;
+        std::vector<double> offsets;  // of the saved model
         for (int d : options.widths)
             for (Scale scale : {Scale::inverse_sqrt_d(), Scale::none(), Scale::inverse_d()}) {
                 TrainingRun run(vocabulary, tokens, settings_for(options, d, scale));
                 rows.push_back(measure(run, options.steps, scale));
                 print_row(rows.back());
-                if (!options.weights.empty() && d == options.saved_width &&
-                    scale.mode == ScaleMode::inverse_sqrt_d) {
-                    save_weights(run, options, rows.back(), options.weights);
+                if (d == options.saved_width && scale.mode == ScaleMode::inverse_sqrt_d) {
+                    offsets = weight_by_offset(run);
+                    if (!options.weights.empty())
+                        save_weights(run, options, rows.back(), offsets, options.weights);
                 }
             }
+        if (!offsets.empty()) print_offsets(offsets, options.saved_width);
         write_csv(rows, options.csv);
         std::printf("\nwrote %s%s%s\n", options.csv.c_str(), options.weights.empty() ? "" : " and ",
                     options.weights.c_str());

@@ -48,6 +48,7 @@ class TrainingRun {
     const Vocabulary& vocabulary() const { return vocabulary_; }
     const ModelConfig& config() const { return config_; }
     const Parameters& parameters() const { return parameters_; }
+    const Batch& held_out() const { return held_out_; }
     long steps_taken() const { return optimizer_.steps_taken(); }
 
     // The token ids the text split into: sampled for training, and held out for measuring.

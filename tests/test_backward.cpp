@@ -193,13 +193,16 @@ TEST_CASE("backward rejects bad input with the forward pass's messages", "[backw
     const Matrix q = random_matrix(3, 2, 1), k = random_matrix(3, 2, 2), v = random_matrix(3, 4, 3);
     Matrix nan_q = q;
     nan_q.at(1, 1) = std::numeric_limits<float>::quiet_NaN();
-    auto [name, bad_q, bad_k, bad_v, scale] =
-        GENERATE_COPY(table<const char*, Matrix, Matrix, Matrix, Scale>({
-            {"k of another shape", q, random_matrix(3, 3, 5), v, Scale::inverse_sqrt_d()},
-            {"NaN in q", nan_q, k, v, Scale::inverse_sqrt_d()},
-            {"scale factor 0", q, k, v, Scale::custom(0.0)},
-            {"no tokens", Matrix(0, 2), Matrix(0, 2), Matrix(0, 4), Scale::none()},
-        }));
+    const auto row = GENERATE_COPY(table<const char*, Matrix, Matrix, Matrix, Scale>({
+        {"k of another shape", q, random_matrix(3, 3, 5), v, Scale::inverse_sqrt_d()},
+        {"NaN in q", nan_q, k, v, Scale::inverse_sqrt_d()},
+        {"scale factor 0", q, k, v, Scale::custom(0.0)},
+        {"no tokens", Matrix(0, 2), Matrix(0, 2), Matrix(0, 4), Scale::none()},
+    }));
+    // Named copies, not structured bindings: lambdas may not capture those before C++20.
+    const char* name = std::get<0>(row);
+    const Matrix &bad_q = std::get<1>(row), &bad_k = std::get<2>(row), &bad_v = std::get<3>(row);
+    const Scale scale = std::get<4>(row);
     CAPTURE(name);
     const Matrix d_output(bad_v.rows, bad_v.cols);  // well-formed: only the forward's inputs are bad
     const std::string forward_message =
@@ -216,11 +219,13 @@ TEST_CASE("backward names gradOutput when it has the wrong shape or a non-finite
     const Matrix q = random_matrix(3, 2, 1), k = random_matrix(3, 2, 2), v = random_matrix(3, 4, 3);
     Matrix infinite(3, 4);
     infinite.at(2, 3) = std::numeric_limits<float>::infinity();
-    auto [upstream, expected] = GENERATE_COPY(table<Matrix, std::string>({
+    const auto row = GENERATE_COPY(table<Matrix, std::string>({
         {Matrix(3, 3), "gradOutput has shape (3, 3); it must be (3, 4), the shape of the output"},
         {Matrix(2, 4), "gradOutput has shape (2, 4); it must be (3, 4), the shape of the output"},
         {infinite, "gradOutput[2][3] is infinite; attention needs finite inputs"},
     }));
+    const Matrix& upstream = std::get<0>(row);
+    const std::string& expected = std::get<1>(row);
     CAPTURE(expected);
     REQUIRE(invalid_argument_message([&] { backward(q, k, v, Scale::none(), false, upstream); }) == expected);
     REQUIRE(invalid_argument_message([&] { backward_f64(q, k, v, Scale::none(), false, upstream); }) ==

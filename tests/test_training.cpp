@@ -6,7 +6,11 @@
 #include "float16.hpp"
 #include "training.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 using namespace attention;
@@ -118,4 +122,69 @@ TEST_CASE("a training run's first step is the model's gradient on the sampler's 
 TEST_CASE("a training run rejects a text too short for one window", "[training][errors]") {
     REQUIRE(invalid_argument_message([] { TrainingRun("abcabc", small_options(Scale::none())); }) ==
             "the text has 6 characters; a context of 16 needs at least 17");
+}
+
+namespace {
+
+std::vector<unsigned char> from_base64(const std::string& text) {
+    const std::string digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::vector<unsigned char> bytes;
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (char c : text) {
+        if (c == '=') break;
+        buffer = (buffer << 6) | static_cast<std::uint32_t>(digits.find(c));
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            bytes.push_back(static_cast<unsigned char>((buffer >> bits) & 0xffu));
+        }
+    }
+    return bytes;
+}
+
+// binary16 → float, from the format's definition (independent of float16.cpp).
+float from_float16(std::uint16_t half) {
+    const int exponent = (half >> 10) & 31, mantissa = half & 1023;
+    const float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
+                                          : std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);
+    return (half & 0x8000) ? -magnitude : magnitude;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    REQUIRE(file.good());
+    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("the saved learned head decodes to the held-out loss it was saved with",
+          "[training][learned-head]") {
+    const nlohmann::json saved = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH));
+    const std::string corpus = read_file(std::string(DATA_DIR) + "/tinyshakespeare.txt");
+    TrainingOptions options;
+    options.context = saved.at("context");
+    options.d = saved.at("d");
+    options.seed = saved.at("seed");
+    const TrainingRun untrained(corpus, options);  // for the vocabulary and the held-out windows
+    REQUIRE(saved.at("vocabulary").get<std::vector<std::string>>() == untrained.vocabulary().characters());
+
+    Parameters decoded = zero_parameters(untrained.config());
+    for (int n = 0; n < Parameters::kCount; ++n) {
+        const nlohmann::json& entry =
+            saved.at("parameters").at(Parameters::names()[static_cast<std::size_t>(n)]);
+        Matrix& m = *decoded.all()[static_cast<std::size_t>(n)];
+        REQUIRE(entry.at("shape") == std::vector<int>{m.rows, m.cols});
+        const std::vector<unsigned char> bytes = from_base64(entry.at("float16"));
+        REQUIRE(bytes.size() == m.values.size() * 2);
+        for (std::size_t e = 0; e < m.values.size(); ++e)
+            m.values[e] = from_float16(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
+    }
+    const double recorded = saved.at("heldOutLoss");
+    const Evaluation evaluation = evaluate(untrained.config(), decoded, untrained.held_out());
+    CAPTURE(recorded, evaluation.loss);
+    // float16 keeps about 3 significant digits of every weight: the loss moves far less than that.
+    REQUIRE_THAT(evaluation.loss, Catch::Matchers::WithinAbs(recorded, 2e-3));
+    REQUIRE(evaluation.loss < untrained.evaluate().loss - 2.0);  // it did learn
 }
