@@ -245,19 +245,19 @@ struct Plan {
     int T = 0;
     int d = 0;
     int d_v = 0;
-    int key_tile = 0;  // keys per tile, from 1 to T
-    int causal = 0;    // 1: query i sees keys 0..i only
-    float scale = 1.0f;  // formula()'s float32 scale, so that whatever it rounds to both paths use it
+    int key_tile = 0;            // keys per tile, from 1 to T
+    int causal = 0;              // 1: query i sees keys 0..i only
+    float scale = 1.0f;          // formula()'s float32 scale, so that whatever it rounds to both paths use it
     float value_divisor = 1.0f;  // values holds v / value_divisor, a power of 2 (see fused.cpp)
     float value_bound = 0.0f;    // max|v|: no weighted mean of v can lie outside ±value_bound
     std::ptrdiff_t key_stride = 0;    // floats between rows of keys_transposed
     std::ptrdiff_t value_stride = 0;  // floats between rows of values and output: d_v rounded up to kLanes
     std::ptrdiff_t score_stride = 0;  // floats between rows of scores: key_tile rounded up to kLanes
-    const float* queries = nullptr;          // (T rounded up to kGroupRows, d), extra rows 0
+    const float* queries = nullptr;   // (T rounded up to kGroupRows, d), extra rows 0
     const float* keys_transposed = nullptr;  // (d, key_stride): column j is key j, 0 past T
     const float* values = nullptr;           // (T, value_stride), extra columns 0
-    float* scores = nullptr;       // (kGroupRows, score_stride) one group's scores, then weights, for one tile
-    float* output = nullptr;       // (kQueryBlock, value_stride) unnormalised Σ exp(score - max)·v
+    float* scores = nullptr;  // (kGroupRows, score_stride) one group's scores, then weights, for one tile
+    float* output = nullptr;  // (kQueryBlock, value_stride) unnormalised Σ exp(score - max)·v
     float* running_sum = nullptr;  // (kQueryBlock, kLanes) Σ exp(score - running_max), lane by lane
     float* running_max = nullptr;  // (kQueryBlock,) largest raw score seen so far
     float* out = nullptr;          // (T, d_v) the result
@@ -273,7 +273,7 @@ constexpr float kLog2e = 1.44269504088896341f;  // exp(x) = 2^(x·log2 e)
 // output row accumulated from earlier tiles are brought to the new max. `scale` is formula()'s
 // float32 scale, so that whatever it rounds to (even 0) both paths use the same number.
 inline void update_softmax_row(float* row, int visible, int width, float scale, float& running_max,
-                        float* running_sum, float* output_row, int output_width) {
+                               float* running_sum, float* output_row, int output_width) {
     // -inf rather than a large negative number: exp gives exactly 0, as formula()'s mask does.
     std::fill(row + visible, row + width, -std::numeric_limits<float>::infinity());
     Floats tile_max = load(row);
@@ -326,17 +326,17 @@ inline void attend_block(const Plan& plan, int block_start) {
             const int width = round_up(group_keys, kLanes);
 
             // 1. scores: this group's queries against the tile's keys.
-            multiply_rows<kScoreVectors, false>(plan.scores, plan.score_stride, plan.queries + group_start * d,
-                                                d, plan.keys_transposed + tile_start, plan.key_stride, plan.d,
-                                                width);
+            multiply_rows<kScoreVectors, false>(
+                plan.scores, plan.score_stride, plan.queries + group_start * d, d,
+                plan.keys_transposed + tile_start, plan.key_stride, plan.d, width);
             // 2. mask and 3. online softmax, row by row.
             for (int row = 0; row < kGroupRows; ++row) {
                 const int query = group_start + row;
-                const int visible =
-                    plan.causal ? clamped(query - tile_start + 1, 0, group_keys) : group_keys;
+                const int visible = plan.causal ? clamped(query - tile_start + 1, 0, group_keys) : group_keys;
                 update_softmax_row(plan.scores + row * plan.score_stride, visible, width, plan.scale,
                                    plan.running_max[group + row], plan.running_sum + (group + row) * kLanes,
-                                   plan.output + (group + row) * value_stride, static_cast<int>(value_stride));
+                                   plan.output + (group + row) * value_stride,
+                                   static_cast<int>(value_stride));
             }
             // 4. weighted sum: output += weights · V for the tile's keys.
             multiply_rows<kValueVectors, true>(plan.output + group * value_stride, value_stride, plan.scores,
@@ -359,7 +359,8 @@ inline void attend_block(const Plan& plan, int block_start) {
 
 // The whole head: every block of queries in turn.
 inline void attend(const Plan& plan) {
-    for (int block_start = 0; block_start < plan.T; block_start += kQueryBlock) attend_block(plan, block_start);
+    for (int block_start = 0; block_start < plan.T; block_start += kQueryBlock)
+        attend_block(plan, block_start);
 }
 
 }  // namespace attention::kernel
