@@ -238,9 +238,9 @@ TEST_CASE("the fast path rejects exactly what the formula rejects, with the same
     if (where == 'q' || where == 'b') q.values[at] = value;
     if (where == 'k' || where == 'b') k.values[at] = value;
     if (where == 'v') v.values[at] = value;
+    const Scale scale = Scale::custom(factor);  // C++17 lambdas cannot capture a structured binding
     const std::string by_formula =
-        test_support::invalid_argument_message([&] { formula(q, k, v, Scale::custom(factor), false); });
+        test_support::invalid_argument_message([&] { formula(q, k, v, scale, false); });
     CAPTURE(by_formula);
-    REQUIRE(test_support::invalid_argument_message([&] { fused(q, k, v, Scale::custom(factor), false); }) ==
-            by_formula);
+    REQUIRE(test_support::invalid_argument_message([&] { fused(q, k, v, scale, false); }) == by_formula);
 }
