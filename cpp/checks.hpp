@@ -1,5 +1,5 @@
-// checks: the preconditions the attention kernels share. Internal to the core (attention.cpp
-// and fused.cpp); callers see only the std::invalid_argument these throw, through the public
+// checks: the preconditions the attention kernels share. Internal to the core (attention.cpp,
+// fused.cpp, backward.cpp); callers see only the std::invalid_argument these throw, through the public
 // functions in attention.hpp.
 #pragma once
 

@@ -3,32 +3,15 @@
 // tested against (tests/test_fused.cpp). It is not multithreaded and has no batch axis, like the
 // rest of the core; it is one source for every compiler the project uses (g++, clang++, em++).
 //
-// Why it is fast, idea by idea:
-// * Blocks. A block of kQueryBlock query rows meets a tile of key_tile keys at a time. The K and V
-//   rows of a tile (16 KiB each at d = 64) are loaded into L1 once per block, not once per query.
-// * Micro-kernels. All multiply-adds happen in one small matrix-multiply kernel, used twice:
-//   scores = Q·Kᵀ and output += P·V. It keeps a group of kGroupRows rows × a few vectors of
-//   columns in registers for its whole inner loop, so each vector it loads feeds kGroupRows
-//   multiply-adds. Kᵀ is built once per call so that both uses read contiguous rows of B (Kᵀ,
-//   V) and broadcast one scalar of A (a query value, a weight): no horizontal sums inside.
-// * Online softmax. Per row: running max, running sum of exp(score - max), and the output so far
-//   rescaled whenever the max grows; scores for the tile live only in a tiny L1 buffer, and exp
-//   is a polynomial on whole vectors.
-// * Causal mask. Tiles past a block's last query are never visited, and in a tile on the diagonal
-//   each row group stops at its own last query: only a group's own small triangle is wasted.
-//
-// Why vector extensions (GCC/Clang `vector_size`) rather than auto-vectorisation or intrinsics:
-// the compilers vectorise simple loops reliably, but not a register-blocked kernel whose
-// accumulators must stay in registers across the inner loop, nor std::exp. Intrinsics would need
-// one copy per instruction set (AVX-512, AVX2, SSE, NEON, wasm simd128). A vector type of
-// kLanes floats with +, *, compare and select is the whole portable layer; each compiler lowers
-// it to the widest registers its target flags allow (CMakeLists.txt adds -march=native for this
-// file natively; the wasm build has -msimd128), and to plain scalars on a target with none.
-// GCC and Clang (so em++) only, like the project's warning flags; no -ffast-math: the sums keep
-// their written order, and natively GCC and Clang fuse a*b + c into one FMA by default.
+// This file checks the inputs, packs them into the layout the kernel wants and allocates its
+// scratch; the kernel itself (blocks, micro-kernels, online softmax) is cpp/kernel/fused_kernel.hpp,
+// shared with the relaxed-SIMD wasm module. In the wasm build, fused() hands its Plan to that
+// module when the browser runs relaxed SIMD (cpp/kernel/relaxed-library.js) and runs the same
+// kernel in simd128 otherwise.
 
 #include "attention.hpp"
 #include "checks.hpp"
+#include "kernel/fused_kernel.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -37,219 +20,61 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
+
+#if defined(__EMSCRIPTEN__)
+// From cpp/kernel/relaxed-library.js (linked with --js-library): runs the plan in the relaxed-SIMD
+// module and returns 1, or returns 0 where that module is not in use. A plain wasm import, so the
+// core needs no Emscripten header.
+extern "C" int attention_relaxed_attend(const attention::kernel::Plan* plan);
+#endif
 
 namespace attention {
 
 namespace {
 
-// ---- The portable SIMD layer: kLanes floats, as wide as the target's vector registers. ----
-
-#if defined(__AVX512F__)
-constexpr int kLanes = 16;
-#elif defined(__AVX__)
-constexpr int kLanes = 8;
-#else
-constexpr int kLanes = 4;  // SSE2, NEON, wasm simd128
-#endif
-
-typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
-typedef std::int32_t Ints __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
-typedef std::uint32_t Bits __attribute__((vector_size(kLanes * sizeof(std::uint32_t))));
-
-// Unaligned loads and stores; memcpy is how C++ spells them, and it compiles to one instruction.
-Floats load(const float* from) {
-    Floats value;
-    std::memcpy(&value, from, sizeof value);
-    return value;
-}
-void store(float* to, Floats value) {
-    std::memcpy(to, &value, sizeof value);
-}
-// x - 0 is x for every x (x + 0 is not: -0 + 0 = +0), so this folds to a plain broadcast.
-Floats splat(float x) {
-    return x - Floats{};
-}
-Floats maximum(Floats a, Floats b) {
-    return a > b ? a : b;
-}
-
-// v with its lanes rotated by Shift: lane i holds lane (i + Shift) mod kLanes. (Clang and GCC
-// spell a constant shuffle differently; both compile it to one or two shuffle instructions.)
-template <int Shift, int... Lane>
-Floats rotate_lanes(Floats v, std::integer_sequence<int, Lane...>) {
-#if defined(__clang__)
-    return __builtin_shufflevector(v, v, ((Lane + Shift) % kLanes)...);
-#else
-    return __builtin_shuffle(v, Ints{((Lane + Shift) % kLanes)...});
-#endif
-}
-
-// Horizontal max and sum as log2(kLanes) whole-vector steps (they run once per row per tile).
-template <int Shift = kLanes / 2>
-float horizontal_max(Floats v) {
-    if constexpr (Shift == 0)
-        return v[0];
-    else
-        return horizontal_max<Shift / 2>(
-            maximum(v, rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{})));
-}
-
-template <int Shift = kLanes / 2>
-float horizontal_sum(Floats v) {
-    if constexpr (Shift == 0)
-        return v[0];
-    else
-        return horizontal_sum<Shift / 2>(v +
-                                         rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{}));
-}
-
-// 2^x for x <= 0, within about 1 ulp (std::exp does not vectorise without -ffast-math). x = n + f
-// with n an integer and |f| <= 1/2; 2^f by a degree-6 polynomial (a minimax fit for relative
-// error), 2^n by writing n + 127 into the exponent bits. Below -126, 2^n would leave the normal
-// range; those lanes (masked scores are -inf) compute garbage that the last line replaces by
-// exactly 0, the weight formula() gives a masked key. So does NaN, which a masked score becomes
-// when the scale rounds to 0 in float32 (-inf·0). No clamp and no float-to-int conversion: both
-// cost several instructions in wasm.
-Floats exp2_nonpositive(Floats x) {
-    // Adding 1.5·2^23 rounds x to an integer n (the ulp there is 1) and leaves n in the low
-    // mantissa bits; subtracting it again gives n as a float, and x - n is exact.
-    const Floats rounding = splat(12582912.0f);
-    const Floats shifted = x + rounding;
-    const Floats f = x - (shifted - rounding);
-    Floats two_to_f = splat(1.5353392518591136e-4f);
-    two_to_f = two_to_f * f + 1.3398879673331976e-3f;
-    two_to_f = two_to_f * f + 9.6184369176626205e-3f;
-    two_to_f = two_to_f * f + 5.5503323674201965e-2f;
-    two_to_f = two_to_f * f + 2.4022647738456726e-1f;
-    two_to_f = two_to_f * f + 6.9314718246459961e-1f;
-    two_to_f = two_to_f * f + 1.0f;
-    // The shift drops every bit of `shifted` above the low bits that hold n + 127.
-    Bits two_to_n;
-    std::memcpy(&two_to_n, &shifted, sizeof two_to_n);
-    two_to_n = (two_to_n + 127u) << 23;
-    Floats two_to_n_float;
-    std::memcpy(&two_to_n_float, &two_to_n, sizeof two_to_n_float);
-    return x >= splat(-126.0f) ? two_to_f * two_to_n_float : Floats{};
-}
-
-// ---- The micro-kernel ----
-
-// Register blocking: a call keeps kGroupRows rows × k*Vectors vectors of accumulators, leaving
-// registers for the row of B it loads and the broadcast value of A. Measured on one machine
-// (Xeon, Sapphire Rapids): 6×4 beat 8×2, 12×2 and 4×4 by 5-10% with AVX-512; 6×2 was best with
-// AVX2; in V8's wasm code (16 registers, a multiply and an add for each multiply-add) 4×2 was best.
-#if defined(__AVX512F__)  // 32 registers of 16 floats: 24 accumulators
-constexpr int kGroupRows = 6;
-constexpr int kScoreVectors = 4;
-constexpr int kValueVectors = 4;
-#elif defined(__AVX__)  // 16 registers of 8 floats: 12 accumulators
-constexpr int kGroupRows = 6;
-constexpr int kScoreVectors = 2;
-constexpr int kValueVectors = 2;
-#else                   // 16 registers of 4 floats (SSE2, NEON, wasm simd128): 8 accumulators
-constexpr int kGroupRows = 4;
-constexpr int kScoreVectors = 2;
-constexpr int kValueVectors = 2;
-#endif
-// Query rows per block: every group of the block reads the tile's K and V from L1.
-constexpr int kQueryBlock = 48;
-static_assert(kQueryBlock % kGroupRows == 0, "a block is a whole number of groups");
-
-// c (kGroupRows, Vectors·kLanes) = a (kGroupRows, depth) · b (depth, Vectors·kLanes), or += when
-// Accumulate. Rows of a, b and c are a_stride, b_stride and c_stride floats apart. Not inlined:
-// in a function of its own the accumulators get the register file to themselves.
-template <int Vectors, bool Accumulate>
-__attribute__((noinline)) void multiply_group(float* c, std::ptrdiff_t c_stride, const float* a,
-                                              std::ptrdiff_t a_stride, const float* b,
-                                              std::ptrdiff_t b_stride, int depth) {
-    Floats sum[kGroupRows][Vectors];
-    for (int row = 0; row < kGroupRows; ++row)
-        for (int x = 0; x < Vectors; ++x)
-            sum[row][x] = Accumulate ? load(c + row * c_stride + x * kLanes) : Floats{};
-    const float* a_rows[kGroupRows];
-    for (int row = 0; row < kGroupRows; ++row) a_rows[row] = a + row * a_stride;
-    const float* b_p_row = b;
-    for (int p = 0; p < depth; ++p, b_p_row += b_stride) {
-        Floats b_p[Vectors];
-        for (int x = 0; x < Vectors; ++x) b_p[x] = load(b_p_row + x * kLanes);
-        for (int row = 0; row < kGroupRows; ++row) {
-            const Floats a_row_p = splat(a_rows[row][p]);
-            for (int x = 0; x < Vectors; ++x) sum[row][x] += a_row_p * b_p[x];
-        }
-    }
-    for (int row = 0; row < kGroupRows; ++row)
-        for (int x = 0; x < Vectors; ++x) store(c + row * c_stride + x * kLanes, sum[row][x]);
-}
-
-// The last, narrower slice of columns: `vectors` < MaxVectors, chosen at run time.
-template <int MaxVectors, bool Accumulate>
-void multiply_group_remainder(int vectors, float* c, std::ptrdiff_t c_stride, const float* a,
-                              std::ptrdiff_t a_stride, const float* b, std::ptrdiff_t b_stride, int depth) {
-    if constexpr (MaxVectors > 0) {
-        if (vectors == MaxVectors)
-            multiply_group<MaxVectors, Accumulate>(c, c_stride, a, a_stride, b, b_stride, depth);
-        else
-            multiply_group_remainder<MaxVectors - 1, Accumulate>(vectors, c, c_stride, a, a_stride, b,
-                                                                 b_stride, depth);
-    }
-}
-
-// The same product over `columns` columns (a multiple of kLanes), in slices of Vectors vectors.
-template <int Vectors, bool Accumulate>
-void multiply_rows(float* c, std::ptrdiff_t c_stride, const float* a, std::ptrdiff_t a_stride, const float* b,
-                   std::ptrdiff_t b_stride, int depth, int columns) {
-    constexpr int kSlice = Vectors * kLanes;
-    int column = 0;
-    for (; column + kSlice <= columns; column += kSlice)
-        multiply_group<Vectors, Accumulate>(c + column, c_stride, a, a_stride, b + column, b_stride, depth);
-    if (column < columns)
-        multiply_group_remainder<Vectors - 1, Accumulate>((columns - column) / kLanes, c + column, c_stride,
-                                                          a, a_stride, b + column, b_stride, depth);
-}
+using kernel::kGroupRows;
+using kernel::kLanes;
+using kernel::kQueryBlock;
+using kernel::round_up;
 
 // ---- Data layout ----
 
-int round_up(int n, int multiple) {
-    return (n + multiple - 1) / multiple * multiple;
-}
-
-// A zero-filled float buffer that starts on a 64-byte cache line, so that rows whose length is a
-// multiple of kLanes never straddle two lines with one vector (which costs a second load; about
-// 5% of the kernels' speed with AVX-512). An offset, not a pointer, so copies stay correct.
+// A float buffer that starts on a 64-byte cache line, so that rows whose length is a multiple of
+// kLanes never straddle two lines with one vector (which costs a second load; about 5% of the
+// kernels' speed with AVX-512). It only grows: reuse() keeps the storage of earlier calls, and
+// what it returns holds whatever was there (every user writes all it reads, padding included).
 class AlignedFloats {
   public:
-    AlignedFloats() = default;
-    explicit AlignedFloats(std::size_t count)
-        : size_(count), storage_(count + kLineBytes / sizeof(float), 0.0f) {
-        const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
-        offset_ = (kLineBytes - address % kLineBytes) % kLineBytes / sizeof(float);
+    float* reuse(std::size_t count) {
+        if (storage_.size() < count + kLineBytes / sizeof(float)) {
+            storage_.assign(count + kLineBytes / sizeof(float), 0.0f);
+            const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+            offset_ = (kLineBytes - address % kLineBytes) % kLineBytes / sizeof(float);
+        }
+        return storage_.data() + offset_;
     }
-    float* data() { return storage_.data() + offset_; }
-    const float* data() const { return storage_.data() + offset_; }
-    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return storage_.size() * sizeof(float); }
 
   private:
     static constexpr std::size_t kLineBytes = 64;
-    std::size_t size_ = 0;
     std::vector<float> storage_;
     std::size_t offset_ = 0;
 };
 
-// Q, Kᵀ and V copied once per call into the shapes the kernels want.
-struct PackedInputs {
-    int T = 0;
-    int d = 0;
-    int d_v = 0;
-    std::ptrdiff_t key_stride = 0;    // floats between rows of keys_transposed
-    std::ptrdiff_t value_stride = 0;  // floats between rows of values: d_v rounded up to kLanes
-    float value_divisor = 1.0f;       // values holds v / value_divisor, a power of 2 (see values_divisor)
-    float value_bound = 0.0f;         // max|v|: no weighted mean of v can lie outside ±value_bound
-    AlignedFloats queries;            // (T rounded up to kGroupRows, d), extra rows 0
-    AlignedFloats keys_transposed;    // (d, key_stride): column j is key j, 0 past T
-    AlignedFloats values;             // (T, value_stride), extra columns 0
+// The packed inputs and the kernel's scratch, kept from call to call on each thread. Allocating
+// them afresh cost about 10% of a call at T = 1024 natively (profiled with perf): glibc returns
+// the freed megabyte to the system after every call, so the next one page-faults and zero-fills
+// it again. A workspace that grew past kKeepBytes is released after its call.
+struct Workspace {
+    AlignedFloats queries, keys_transposed, values, scores, output, running_sum, running_max;
+
+    std::size_t bytes() const {
+        return queries.bytes() + keys_transposed.bytes() + values.bytes() + scores.bytes() + output.bytes() +
+               running_sum.bytes() + running_max.bytes();
+    }
 };
+constexpr std::size_t kKeepBytes = std::size_t{32} << 20;
 
 // The largest |x| in m. Compared as bit patterns (for finite floats |x|'s bits order like |x|):
 // an integer max the compilers vectorise, where a float max would run one element at a time.
@@ -269,171 +94,116 @@ float largest_magnitude(const Matrix& m) {
 // at most 1: with |v| near FLT_MAX that sum overflows although the normalised output, a weighted
 // mean of v, cannot. Dividing v by a power of 2 (exact) that keeps T·max|v| below FLT_MAX / 2,
 // and multiplying the output back, avoids it; for ordinary values the divisor is 1.
-float values_divisor(const Matrix& v) {
+float values_divisor(float largest, int T) {
     const double headroom =
-        static_cast<double>(std::numeric_limits<float>::max()) / 2 / static_cast<double>(v.rows);
-    const double largest = largest_magnitude(v);
+        static_cast<double>(std::numeric_limits<float>::max()) / 2 / static_cast<double>(T);
     double divisor = 1.0;
     while (largest / divisor > headroom) divisor *= 2;
     return static_cast<float>(divisor);
 }
 
-PackedInputs pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v) {
-    PackedInputs in;
-    in.T = q.rows;
-    in.d = q.cols;
-    in.d_v = v.cols;
+// ---- Checking the inputs ----
+
+// validate_inputs() (attention.cpp) states the rules and their messages; it reads every value in
+// scalar loops, 3% of a call at T = 1024 on the benchmark machine (perf) and 11% on an AVX-512
+// one. Nearly every call passes, and for those one vectorised pass per matrix (largest_magnitude:
+// inf and NaN have the largest bit patterns of all) proves that every value is finite and that
+// Q·Kᵀ cannot overflow. Any input this does not recognise as passing, validate_inputs() checks
+// and rejects with its own message (tests/test_fused.cpp holds the two to the same verdicts).
+double checked_scale(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, float max_v) {
+    const auto holds = [](const Matrix& m) {
+        return m.values.size() == static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
+    };
+    const bool shapes_pass = q.rows >= 1 && q.cols >= 1 && q.cols <= kMaxWidth && v.cols >= 1 &&
+                             v.cols <= kMaxWidth && k.rows == q.rows && k.cols == q.cols &&
+                             v.rows == q.rows && holds(q) && holds(k) && holds(v);
+    if (shapes_pass) {
+        const float max_q = largest_magnitude(q), max_k = largest_magnitude(k);
+        constexpr float kLargest = std::numeric_limits<float>::max();
+        if (max_q <= kLargest && max_k <= kLargest && max_v <= kLargest) {  // false for inf and NaN
+            const double factor = scale_factor(scale, q.cols);
+            const double bound = static_cast<double>(q.cols) * max_q * max_k * std::max(1.0, factor);
+            if (bound <= static_cast<double>(kLargest) / 4) return factor;
+        }
+    }
+    return validate_inputs(q, k, v, scale);
+}
+
+// Q, Kᵀ and V copied into the workspace in the shapes the kernels want, and the scratch sized:
+// everything of the plan except the scale, the mask and the output.
+kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, float max_v, int key_tile,
+                         Workspace& work) {
+    kernel::Plan plan;
+    const int T = plan.T = q.rows;
+    const int d = plan.d = q.cols;
+    const int d_v = plan.d_v = v.cols;
+    plan.key_tile = key_tile;
     // The last vector of scores in a tile may run up to kLanes - 1 keys past T: pad by kLanes.
     // An odd number of 64-byte lines between rows of Kᵀ spreads them over all L1 sets.
     constexpr int kFloatsPerLine = 16;
-    in.key_stride = round_up(in.T + kLanes, kFloatsPerLine);
-    if (in.key_stride / kFloatsPerLine % 2 == 0) in.key_stride += kFloatsPerLine;
-    in.value_stride = round_up(in.d_v, kLanes);
-    in.value_divisor = values_divisor(v);
-    in.value_bound = largest_magnitude(v);
+    plan.key_stride = round_up(T + kLanes, kFloatsPerLine);
+    if (plan.key_stride / kFloatsPerLine % 2 == 0) plan.key_stride += kFloatsPerLine;
+    plan.value_stride = round_up(d_v, kLanes);
+    plan.score_stride = round_up(key_tile, kLanes);
+    plan.value_bound = max_v;
+    plan.value_divisor = values_divisor(plan.value_bound, T);
 
-    in.queries = AlignedFloats(static_cast<std::size_t>(round_up(in.T, kGroupRows) * in.d));
-    std::copy(q.values.begin(), q.values.end(), in.queries.data());
+    // Queries: (T rounded up to kGroupRows, d), the extra rows 0.
+    const std::size_t query_count = static_cast<std::size_t>(T) * static_cast<std::size_t>(d);
+    float* queries = work.queries.reuse(static_cast<std::size_t>(round_up(T, kGroupRows) * d));
+    std::copy(q.values.begin(), q.values.end(), queries);
+    std::fill(queries + query_count, queries + round_up(T, kGroupRows) * d, 0.0f);
+    plan.queries = queries;
 
-    in.keys_transposed = AlignedFloats(static_cast<std::size_t>(in.d * in.key_stride));
-    float* keys_transposed = in.keys_transposed.data();
-    for (int j = 0; j < in.T; ++j)
-        for (int c = 0; c < in.d; ++c) keys_transposed[c * in.key_stride + j] = k.at(j, c);
-
-    in.values = AlignedFloats(static_cast<std::size_t>(in.T * in.value_stride));
-    const float reciprocal = 1.0f / in.value_divisor;  // exact: a power of 2
-    for (int j = 0; j < in.T; ++j) {
-        const float* v_j = &v.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(in.d_v)];
-        float* values_j = in.values.data() + j * in.value_stride;
-        for (int c = 0; c < in.d_v; ++c) values_j[c] = v_j[c] * reciprocal;
+    // Kᵀ: (d, key_stride), column j is key j, 0 past T.
+    float* keys_transposed = work.keys_transposed.reuse(static_cast<std::size_t>(d * plan.key_stride));
+    for (int j = 0; j < T; ++j) {
+        const float* k_j = &k.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(d)];
+        for (int c = 0; c < d; ++c) keys_transposed[c * plan.key_stride + j] = k_j[c];
     }
-    return in;
-}
+    for (int c = 0; c < d; ++c)
+        std::fill(keys_transposed + c * plan.key_stride + T, keys_transposed + (c + 1) * plan.key_stride,
+                  0.0f);
+    plan.keys_transposed = keys_transposed;
 
-// Per-block scratch, allocated once per call.
-struct BlockState {
-    std::ptrdiff_t score_stride = 0;
-    AlignedFloats scores;       // (kGroupRows, score_stride): one group's scores, then weights, for one tile
-    AlignedFloats output;       // (kQueryBlock, value_stride): unnormalised Σ exp(score - max)·v
-    AlignedFloats running_sum;  // (kQueryBlock, kLanes) Σ exp(score - running_max) so far, lane by lane
-    std::vector<float> running_max;  // (kQueryBlock,) largest raw score seen so far
-};
-
-// ---- The algorithm ----
-
-constexpr float kLog2e = 1.44269504088896341f;  // exp(x) = 2^(x·log2 e)
-
-// Online softmax for one query row over one tile: row holds `width` raw scores (a multiple of
-// kLanes), of which the first `visible` are keys this query may see. On return row holds the
-// unnormalised weights exp((score - max)·scale), and the running max, the running sum and the
-// output row accumulated from earlier tiles are brought to the new max. `scale` is formula()'s
-// float32 scale, so that whatever it rounds to (even 0) both paths use the same number.
-void update_softmax_row(float* row, int visible, int width, float scale, float& running_max,
-                        float* running_sum, float* output_row, int output_width) {
-    // -inf rather than a large negative number: exp gives exactly 0, as formula()'s mask does.
-    std::fill(row + visible, row + width, -std::numeric_limits<float>::infinity());
-    Floats tile_max = load(row);
-    for (int j = kLanes; j < width; j += kLanes) tile_max = maximum(tile_max, load(row + j));
-    // Every row sees key 0 in its first tile, so new_max is finite: no -inf - -inf below.
-    const float new_max = std::max(running_max, horizontal_max(tile_max));
-    Floats sum = load(running_sum);
-    if (new_max > running_max) {
-        // What was summed against the old max is worth exp(old - new) times as much now
-        // (0 on the first tile: exp(-inf)). Usually only the first few tiles raise the max.
-        const Floats correction = exp2_nonpositive(splat((running_max - new_max) * scale * kLog2e));
-        sum *= correction;
-        for (int c = 0; c < output_width; c += kLanes)
-            store(output_row + c, load(output_row + c) * correction);
-        running_max = new_max;
+    // Values: (T, value_stride), divided by value_divisor (exact: a power of 2), extra columns 0.
+    float* values = work.values.reuse(static_cast<std::size_t>(T * plan.value_stride));
+    const float reciprocal = 1.0f / plan.value_divisor;
+    for (int j = 0; j < T; ++j) {
+        const float* v_j = &v.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(d_v)];
+        float* values_j = values + j * plan.value_stride;
+        for (int c = 0; c < d_v; ++c) values_j[c] = v_j[c] * reciprocal;
+        std::fill(values_j + d_v, values_j + plan.value_stride, 0.0f);
     }
-    // Subtracting the max keeps every exponent <= 0: no overflow for any finite score. Written
-    // (score - max)·scale, not score·scale - max·scale: a fused multiply-add of the latter leaves
-    // a residual of up to half an ulp of max·scale, positive as often as not (1e10 for scores
-    // of 1e18, found by fuzz/); the difference is never positive and is exact near the max.
-    const Floats max_vector = splat(new_max);
-    for (int j = 0; j < width; j += kLanes) {
-        const Floats weight = exp2_nonpositive((load(row + j) - max_vector) * scale * kLog2e);
-        store(row + j, weight);
-        sum += weight;
-    }
-    store(running_sum, sum);
-}
+    plan.values = values;
 
-// Queries [block_start, block_start + kQueryBlock) against every key they may see, written to out.
-void attend_block(const PackedInputs& in, int block_start, int key_tile, bool causal, float scale,
-                  BlockState& state, Matrix& out) {
-    const int block_rows = std::min(kQueryBlock, round_up(in.T - block_start, kGroupRows));
-    const int last_query = std::min(block_start + block_rows, in.T) - 1;
-    const int keys_end =
-        causal ? last_query + 1 : in.T;  // later keys are hidden from the whole block: skipped
-    const std::ptrdiff_t d = in.d;
-    std::fill_n(state.output.data(), state.output.size(), 0.0f);
-    std::fill_n(state.running_sum.data(), state.running_sum.size(), 0.0f);
-    std::fill(state.running_max.begin(), state.running_max.end(), -std::numeric_limits<float>::infinity());
-
-    for (int tile_start = 0; tile_start < keys_end; tile_start += key_tile) {
-        const int tile_keys = std::min(key_tile, keys_end - tile_start);
-        for (int group = 0; group < block_rows; group += kGroupRows) {
-            const int group_start = block_start + group;
-            // Under the mask a group needs keys only up to its own last query.
-            const int group_keys =
-                causal ? std::min(tile_keys, group_start + kGroupRows - tile_start) : tile_keys;
-            if (group_keys <= 0) continue;
-            const int width = round_up(group_keys, kLanes);
-
-            // 1. scores: this group's queries against the tile's keys.
-            multiply_rows<kScoreVectors, false>(
-                state.scores.data(), state.score_stride, in.queries.data() + group_start * d, d,
-                in.keys_transposed.data() + tile_start, in.key_stride, in.d, width);
-            // 2. mask and 3. online softmax, row by row.
-            for (int row = 0; row < kGroupRows; ++row) {
-                const int query = group_start + row;
-                const int visible = causal ? std::clamp(query - tile_start + 1, 0, group_keys) : group_keys;
-                update_softmax_row(state.scores.data() + row * state.score_stride, visible, width, scale,
-                                   state.running_max[static_cast<std::size_t>(group + row)],
-                                   state.running_sum.data() + (group + row) * kLanes,
-                                   state.output.data() + (group + row) * in.value_stride,
-                                   static_cast<int>(in.value_stride));
-            }
-            // 4. weighted sum: output += weights · V for the tile's keys.
-            multiply_rows<kValueVectors, true>(
-                state.output.data() + group * in.value_stride, in.value_stride, state.scores.data(),
-                state.score_stride, in.values.data() + tile_start * in.value_stride, in.value_stride,
-                group_keys, static_cast<int>(in.value_stride));
-        }
-    }
-
-    for (int row = 0; row + block_start <= last_query; ++row) {
-        const float* output_row = state.output.data() + row * in.value_stride;
-        const float sum = horizontal_sum(load(state.running_sum.data() + row * kLanes));
-        // A weighted mean lies within ±max|v|; rounding can push it one ulp past, which at
-        // FLT_MAX would be inf, so it is held to that bound.
-        for (int c = 0; c < in.d_v; ++c)
-            out.at(block_start + row, c) =
-                std::clamp(output_row[c] / sum * in.value_divisor, -in.value_bound, in.value_bound);
-    }
+    plan.scores = work.scores.reuse(static_cast<std::size_t>(kGroupRows * plan.score_stride));
+    plan.output = work.output.reuse(static_cast<std::size_t>(kQueryBlock * plan.value_stride));
+    plan.running_sum = work.running_sum.reuse(kQueryBlock * kLanes);
+    plan.running_max = work.running_max.reuse(kQueryBlock);
+    return plan;
 }
 
 }  // namespace
 
 Matrix fused(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal, int key_tile) {
-    const double factor = validate_inputs(q, k, v, scale);
+    const float max_v = largest_magnitude(v);
+    const double factor = checked_scale(q, k, v, scale, max_v);
     if (key_tile < 1)
         throw std::invalid_argument("key_tile = " + std::to_string(key_tile) + " must be at least 1");
-    const PackedInputs in = pack_inputs(q, k, v);
-    const int tile = std::min(key_tile, in.T);
-    const float scale_f = static_cast<float>(factor);
-
-    BlockState state;
-    state.score_stride = round_up(tile, kLanes);
-    state.scores = AlignedFloats(static_cast<std::size_t>(kGroupRows * state.score_stride));
-    state.output = AlignedFloats(static_cast<std::size_t>(kQueryBlock * in.value_stride));
-    state.running_sum = AlignedFloats(kQueryBlock * kLanes);
-    state.running_max.resize(kQueryBlock);
-
-    Matrix out(in.T, in.d_v);
-    for (int block_start = 0; block_start < in.T; block_start += kQueryBlock)
-        attend_block(in, block_start, tile, causal, scale_f, state, out);
+    thread_local Workspace work;
+    kernel::Plan plan = pack_inputs(q, k, v, max_v, std::min(key_tile, q.rows), work);
+    plan.causal = causal ? 1 : 0;
+    plan.scale = static_cast<float>(factor);
+    Matrix out(plan.T, plan.d_v);
+    plan.out = out.values.data();
+#if defined(__EMSCRIPTEN__)
+    const bool attended = attention_relaxed_attend(&plan) != 0;
+#else
+    const bool attended = false;
+#endif
+    if (!attended) kernel::attend(plan);
+    if (work.bytes() > kKeepBytes) work = Workspace{};
     return out;
 }
 

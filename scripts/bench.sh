@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the side-by-side benchmark in one go and prints one table (see bench/run.mjs and
 # docs/benchmarks.md). Builds what it needs first: the native Release driver against the core
-# (build/bench/native), the wasm module (build/wasm) and the wasm peak probe (build/bench).
+# (build/bench/native), the wasm module (build/wasm) and the two wasm peak probes (build/bench).
 # Usage: scripts/bench.sh [bench/run.mjs options, e.g. --lengths 256,1024 --no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +25,10 @@ mkdir -p build/bench
 if [ ! build/bench/wasm-peak.js -nt bench/wasm_peak.cpp ] || [ ! build/bench/wasm-peak.js -nt bench/multiply_add_peak.hpp ]; then
   em++ -std=c++17 -O3 -msimd128 bench/wasm_peak.cpp -o build/bench/wasm-peak.js \
     -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_NAME=WasmPeak -sENVIRONMENT=web,node
+fi
+
+if [ ! build/bench/relaxed-peak.wasm -nt bench/relaxed_peak.cpp ] || [ ! build/bench/relaxed-peak.wasm -nt bench/multiply_add_peak.hpp ]; then
+  bash scripts/build-relaxed.sh --peak build/bench/relaxed-peak.wasm
 fi
 
 node bench/run.mjs "$@"

@@ -17,6 +17,9 @@ have clang-format || missing+=(clang-format)
 [ -e /usr/include/catch2/catch.hpp ] || [ -e /usr/include/catch2/catch_all.hpp ] || missing+=(catch2)
 [ -e /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
 have em++ || missing+=(emscripten)
+# The relaxed-SIMD kernel module (scripts/build-relaxed.sh): Emscripten 3.1.6 cannot link it.
+have clang-19 || missing+=(clang-19)
+[ -x /usr/lib/llvm-19/bin/wasm-ld ] || have wasm-ld-19 || missing+=(lld-19)
 have chromium || missing+=(chromium)
 # The engine suite (web/test/engines.test.mjs): Firefox, and WebKitGTK's WebDriver (which
 # brings its MiniBrowser) drawing into a private X server, since WebKitGTK has no headless mode.

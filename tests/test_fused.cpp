@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -226,4 +227,39 @@ TEST_CASE("a key tile below 1 is rejected before any work, naming the argument",
         test_support::invalid_argument_message([&] { fused(q, k, v, Scale::none(), false, key_tile); });
     REQUIRE(
         test_support::contains(message, "key_tile = " + std::to_string(key_tile) + " must be at least 1"));
+}
+
+TEST_CASE("the fast path rejects exactly what the formula rejects, with the same message",
+          "[fused][fast][errors]") {
+    // fused() decides the common, valid case with its own vectorised scan and leaves every other
+    // input to validate_inputs(): a disagreement on any of these would be a rule applied twice.
+    // `where` is the matrix given `value` at `index` ('b': q and k both, at index 0).
+    static constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+    static constexpr float inf = std::numeric_limits<float>::infinity();
+    const auto [what, where, index, value, d, d_v, factor] =
+        GENERATE(table<const char*, char, int, float, int, int, double>({
+            {"valid", '-', 0, 0.0f, 8, 8, 0.5},
+            {"NaN first in q", 'q', 0, nan, 8, 8, 0.5},
+            {"-inf last in k", 'k', 5 * 8 - 1, -inf, 8, 8, 0.5},
+            {"NaN in v", 'v', 7, nan, 8, 3, 0.5},
+            {"inf in v", 'v', 0, inf, 8, 3, 0.5},
+            // d·max|q|·max|k| against FLT_MAX / 4 ≈ 8.5e37: 8.1e37 passes at d = 1, not at d = 2.
+            {"scores just within float32", 'b', 0, 9e18f, 1, 1, 1.0},
+            {"scores that would overflow", 'b', 0, 9e18f, 2, 1, 1.0},
+            {"a large scale makes them overflow", 'b', 0, 1e15f, 4, 4, 1e9},
+            {"a scale out of range", '-', 0, 0.0f, 8, 8, 1e31},
+            {"d past the width limit", '-', 0, 0.0f, kMaxWidth + 1, 1, 0.5},
+            {"d_v past the width limit", '-', 0, 0.0f, 1, kMaxWidth + 1, 0.5},
+        }));
+    CAPTURE(what);
+    Matrix q = random_matrix(5, d, 91), k = random_matrix(5, d, 92), v = random_matrix(5, d_v, 93);
+    const auto at = static_cast<std::size_t>(index);
+    if (where == 'q' || where == 'b') q.values[at] = value;
+    if (where == 'k' || where == 'b') k.values[at] = value;
+    if (where == 'v') v.values[at] = value;
+    const Scale scale = Scale::custom(factor);  // C++17 lambdas cannot capture a structured binding
+    const std::string by_formula =
+        test_support::invalid_argument_message([&] { formula(q, k, v, scale, false); });
+    CAPTURE(by_formula);
+    REQUIRE(test_support::invalid_argument_message([&] { fused(q, k, v, scale, false); }) == by_formula);
 }

@@ -1,0 +1,40 @@
+// relaxed-library.js: an Emscripten JS library, linked into build/wasm/attention-core.js with
+// --js-library (CMakeLists.txt) after scripts/build-relaxed.sh has put the relaxed-SIMD kernel
+// module (cpp/kernel/relaxed_kernel.cpp) in place of RELAXED_KERNEL_BASE64.
+//
+// Before the runtime starts, chooseRelaxedKernel picks the kernel for fused(): where the engine
+// validates the relaxed module (Chromium 114+, Firefox; not WebKitGTK 2.50, nor Node 20 without
+// --experimental-wasm-relaxed-simd) it is instantiated on this module's own memory, and
+// attention_relaxed_attend (imported by cpp/fused.cpp) runs every fused() there; otherwise it
+// returns 0 and fused() runs the simd128 kernel compiled into this module. Module.simdKernel
+// names the kernel in use ('relaxed-simd' or 'simd128'); { relaxedSimd: false } given to the
+// factory keeps simd128, so that tests and benchmarks can run both paths.
+mergeInto(LibraryManager.library, {
+  $relaxedKernel: { exports: null },
+  $relaxedKernel__deps: ['$chooseRelaxedKernel'],
+  $relaxedKernel__postset: 'addOnPreRun(chooseRelaxedKernel);',
+  // biome-ignore lint/complexity/useArrowFunction: Emscripten 3.1.6 names a library function by rewriting its "function (".
+  $chooseRelaxedKernel: function () {
+    Module.simdKernel = 'simd128';
+    const bytes = Uint8Array.from(atob('RELAXED_KERNEL_BASE64'), (c) => c.charCodeAt(0));
+    if (Module.relaxedSimd === false || !WebAssembly.validate(bytes)) return;
+    // preRun runs once this module is instantiated (wasmMemory exists), and waits for this.
+    addRunDependency('relaxed-simd kernel');
+    WebAssembly.instantiate(bytes, { env: { memory: wasmMemory } })
+      .then(
+        (result) => {
+          relaxedKernel.exports = result.instance.exports;
+          Module.simdKernel = 'relaxed-simd';
+        },
+        (error) => err(`relaxed-SIMD kernel not used (${error}); fused() runs simd128`),
+      )
+      .finally(() => removeRunDependency('relaxed-simd kernel'));
+  },
+  attention_relaxed_attend__deps: ['$relaxedKernel'],
+  // biome-ignore lint/complexity/useArrowFunction: as above.
+  attention_relaxed_attend: function (plan) {
+    if (!relaxedKernel.exports) return 0;
+    relaxedKernel.exports.attend(plan);
+    return 1;
+  },
+});
