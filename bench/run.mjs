@@ -9,13 +9,14 @@
 // (the machine is shared; one run's numbers can move by 10%).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import ort from 'onnxruntime-node';
-import { chromium } from 'playwright-core';
+
+import { launchChromiumWithProfile } from '../scripts/chromium.mjs';
+import { serve } from '../scripts/serve.mjs';
 
 import {
   LENGTHS,
@@ -31,17 +32,6 @@ import { measurePageSpeed, pageBytes, printPageSpeed } from './page-speed.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outputDir = join(root, 'build/bench');
 const nativeBench = join(outputDir, 'native/native_bench');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function parseArguments(argv) {
   const options = { lengths: LENGTHS, runs: 1, native: true, browser: true };
@@ -116,48 +106,11 @@ async function nativeResults(lengths) {
 
 // ---- browser ----
 
-const CONTENT_TYPES = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
-
-// Serves files under build/ and bench/ (nothing else) on 127.0.0.1, on a free port.
-function startServer() {
-  const server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
-    const file = join(root, path);
-    if (
-      !(path.startsWith('/build/') || path.startsWith('/bench/')) ||
-      !file.startsWith(`${root}/`)
-    ) {
-      response.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = readFileSync(file);
-      response
-        .writeHead(200, {
-          'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        })
-        .end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((resolveServer) => server.listen(0, '127.0.0.1', () => resolveServer(server)));
-}
-
 async function browserResults(lengths) {
-  const server = await startServer();
+  // The repository root, but only build/ (our wasm) and bench/ (this page and the peers).
+  const server = await serve(root, 0, { only: ['/build/', '/bench/'] });
   const profile = mkdtempSync(join(tmpdir(), 'attention-bench-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-  });
+  const browser = await launchChromiumWithProfile(profile);
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on('console', (message) => {

@@ -2,6 +2,7 @@
 // (the fused kernel is in fused.cpp). See attention.hpp for what each promises. Loops are
 // written for reading first; dot_products() only orders its loops so they vectorise.
 #include "attention.hpp"
+#include "checks.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace attention {
 
@@ -79,34 +81,28 @@ Matrix::Matrix(int rows_, int cols_, std::vector<float> values_)
 void require_finite(const Matrix& m, const char* name) {
     for (int r = 0; r < m.rows; ++r)
         for (int c = 0; c < m.cols; ++c)
-            if (!std::isfinite(m.at(r, c)))
+            if (!std::isfinite(m.row(r)[c]))
                 throw std::invalid_argument(
                     std::string(name) + "[" + std::to_string(r) + "][" + std::to_string(c) + "] is " +
-                    (std::isnan(m.at(r, c)) ? "NaN" : "infinite") + "; attention needs finite inputs");
+                    (std::isnan(m.row(r)[c]) ? "NaN" : "infinite") + "; attention needs finite inputs");
 }
 
-double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+// The checks on q and k alone (what the scores need); returns the scale factor.
+static double validate_scores(const Matrix& q, const Matrix& k, Scale scale) {
     if (q.rows < 1)
         throw std::invalid_argument("q has T = " + std::to_string(q.rows) +
                                     " rows; attention needs at least 1 token");
     if (q.cols < 1)
         throw std::invalid_argument("q has d = " + std::to_string(q.cols) +
                                     " columns; the head width d must be at least 1");
-    if (v.cols < 1)
-        throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) +
-                                    " columns; the value width must be at least 1");
     if (k.rows != q.rows || k.cols != q.cols)
         throw std::invalid_argument("k has shape " + shape_of(k) + " but q has " + shape_of(q) +
                                     "; keys and queries must both be (T, d)");
-    if (v.rows != q.rows)
-        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " +
-                                    std::to_string(q.rows) + "; every token needs one value row");
-    if (q.cols > kMaxWidth || v.cols > kMaxWidth)
-        throw std::invalid_argument("head width " + std::to_string(std::max(q.cols, v.cols)) +
-                                    " exceeds the limit of " + std::to_string(kMaxWidth));
+    if (q.cols > kMaxWidth)
+        throw std::invalid_argument("head width " + std::to_string(q.cols) + " exceeds the limit of " +
+                                    std::to_string(kMaxWidth));
     require_finite(q, "q");
     require_finite(k, "k");
-    require_finite(v, "v");
     const double factor = scale_factor(scale, q.cols);
     // |q·k| <= d·max|q|·max|k|; keeping that (and its scaled value) far below FLT_MAX means
     // no score, partial sum or exponent argument can overflow to inf and turn into NaN.
@@ -115,6 +111,21 @@ double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale 
         throw std::invalid_argument(
             "q and k are too large: d·max|q|·max|k|·scale = " + std::to_string(bound) +
             " would overflow float32 (limit " + std::to_string(FLT_MAX / 4) + ")");
+    return factor;
+}
+
+double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    if (v.cols < 1)
+        throw std::invalid_argument("v has d_v = " + std::to_string(v.cols) +
+                                    " columns; the value width must be at least 1");
+    if (v.rows != q.rows)
+        throw std::invalid_argument("v has " + std::to_string(v.rows) + " rows but q has T = " +
+                                    std::to_string(q.rows) + "; every token needs one value row");
+    if (v.cols > kMaxWidth)
+        throw std::invalid_argument("head width " + std::to_string(v.cols) + " exceeds the limit of " +
+                                    std::to_string(kMaxWidth));
+    const double factor = validate_scores(q, k, scale);
+    require_finite(v, "v");
     return factor;
 }
 
@@ -161,20 +172,20 @@ Matrix dot_products(const Matrix& a, const Matrix& b) {
     const int rows = a.rows, columns = b.rows, width = a.cols;
     Matrix b_transposed(width, columns);
     for (int j = 0; j < columns; ++j)
-        for (int c = 0; c < width; ++c) b_transposed.at(c, j) = b.at(j, c);
+        for (int c = 0; c < width; ++c) b_transposed.row(c)[j] = b.row(j)[c];
     Matrix out(rows, columns);
     for (int i = 0; i < rows; ++i) {
-        float* out_row = &out.values[index(i, 0, columns)];
+        const float* a_i = a.row(i);
+        float* out_i = out.row(i);
         for (int c = 0; c < width; ++c) {
-            const float a_ic = a.at(i, c);
-            const float* b_row = &b_transposed.values[index(c, 0, columns)];
-            for (int j = 0; j < columns; ++j) out_row[j] += a_ic * b_row[j];
+            const float* b_column_c = b_transposed.row(c);
+            for (int j = 0; j < columns; ++j) out_i[j] += a_i[c] * b_column_c[j];
         }
     }
     return out;
 }
 
-void softmax_row(float* row, int n) {
+SoftmaxTerms softmax_row(float* row, int n) {
     // Subtracting the row max makes the largest exponent exp(0) = 1: no overflow for any
     // finite logits, and the result is unchanged because softmax is shift-invariant.
     float row_max = kNegativeInfinity;
@@ -187,7 +198,24 @@ void softmax_row(float* row, int n) {
         sum += row[j];
     }
     for (int j = 0; j < n; ++j) row[j] /= sum;
+    return {row_max, sum};
 }
+
+namespace {
+
+// Step 3 for a whole matrix: weights holds the masked scores on entry.
+void softmax_rows(Intermediates& result) {
+    Matrix& weights = result.weights;
+    result.row_max.clear();
+    result.row_sum.clear();
+    for (int i = 0; i < weights.rows; ++i) {
+        const SoftmaxTerms terms = softmax_row(weights.row(i), weights.cols);
+        result.row_max.push_back(terms.max);
+        result.row_sum.push_back(terms.sum);
+    }
+}
+
+}  // namespace
 
 Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
     const double factor = validate_inputs(q, k, v, scale);
@@ -209,33 +237,57 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     // 2. mask: -inf, not a large negative number, so that step 3 gives exactly 0.
     for (int i = 0; i < T; ++i)
         for (int j = 0; j < T; ++j)
-            result.masked_scores.at(i, j) =
-                is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.at(i, j);
+            result.masked_scores.row(i)[j] =
+                is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.row(i)[j];
 
     // 3. softmax over keys, row by row. Key i is never masked for query i, so every row
     //    has at least one finite entry.
     result.weights = result.masked_scores;
-    for (int i = 0; i < T; ++i) softmax_row(&result.weights.values[index(i, 0, T)], T);
+    softmax_rows(result);
 
     // 4. weighted sum of the values. Masked weights are exactly 0 and add nothing. A weighted
     //    mean never exceeds max|v|, but near FLT_MAX float32 partial sums could overflow, and
     //    float32 weights sum to 1 only within T·2⁻²⁴: so the sum is kept in double and the
     //    result held to ±max|v|, which only ever moves it by those rounding errors.
     const double value_bound = max_abs(v);
-    std::vector<double> sum(static_cast<std::size_t>(d_v));
+    std::vector<double> sum_buffer(static_cast<std::size_t>(d_v));
+    double* sum = sum_buffer.data();  // (d_v,) the output row being accumulated
     for (int i = 0; i < T; ++i) {
-        std::fill(sum.begin(), sum.end(), 0.0);
+        std::fill(sum, sum + d_v, 0.0);
+        const float* weights_i = result.weights.row(i);
         for (int j = 0; j < T; ++j) {
-            const double w = result.weights.at(i, j);
+            const double w = weights_i[j];
             if (w == 0.0) continue;
-            const float* v_row = &v.values[index(j, 0, d_v)];
-            for (int c = 0; c < d_v; ++c) sum[static_cast<std::size_t>(c)] += w * v_row[c];
+            const float* v_j = v.row(j);
+            for (int c = 0; c < d_v; ++c) sum[c] += w * v_j[c];
         }
+        float* out_i = result.output.row(i);
         for (int c = 0; c < d_v; ++c)
-            result.output.at(i, c) =
-                static_cast<float>(std::clamp(sum[static_cast<std::size_t>(c)], -value_bound, value_bound));
+            out_i[c] = static_cast<float>(std::clamp(sum[c], -value_bound, value_bound));
     }
     return result;
+}
+
+Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal) {
+    const auto scale_f = static_cast<float>(factor);
+    Intermediates result;
+    result.scale = factor;
+    // The formula's steps 2–3 in one buffer: the same float32 operations in the same order,
+    // so the weights are bit-for-bit the formula's.
+    result.weights = std::move(raw_scores);
+    for (int i = 0; i < result.weights.rows; ++i) {
+        float* scores = result.weights.row(i);
+        for (int j = 0; j < result.weights.cols; ++j)
+            scores[j] = is_masked(causal, i, j) ? kNegativeInfinity : scores[j] * scale_f;
+    }
+    softmax_rows(result);
+    return result;
+}
+
+Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal) {
+    const double factor = validate_scores(q, k, scale);
+    check_formula_size(q.rows);
+    return weights_from_scores(dot_products(q, k), factor, causal);
 }
 
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
@@ -250,12 +302,14 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
     result.output.assign(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
     for (int i = 0; i < T; ++i) {
         double* row = &result.weights[index(i, 0, T)];
+        double* out_i = &result.output[index(i, 0, d_v)];
+        const float* q_i = q.row(i);
         double row_max = -std::numeric_limits<double>::infinity();
         for (int j = 0; j < T; ++j) {
             if (is_masked(causal, i, j)) continue;
+            const float* k_j = k.row(j);
             double dot = 0.0;
-            for (int c = 0; c < d; ++c)
-                dot += static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
+            for (int c = 0; c < d; ++c) dot += static_cast<double>(q_i[c]) * k_j[c];
             row[j] = dot * factor;
             row_max = std::max(row_max, row[j]);
         }
@@ -266,8 +320,8 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
         }
         for (int j = 0; j < T; ++j) {
             row[j] /= sum;
-            for (int c = 0; c < d_v; ++c)
-                result.output[index(i, c, d_v)] += row[j] * static_cast<double>(v.at(j, c));
+            const float* v_j = v.row(j);
+            for (int c = 0; c < d_v; ++c) out_i[c] += row[j] * v_j[c];
         }
     }
     return result;
@@ -278,7 +332,7 @@ RowStatistics row_statistics(const Matrix& weights) {
     for (int i = 0; i < weights.rows; ++i) {
         double peak = 0.0, entropy = 0.0;
         for (int j = 0; j < weights.cols; ++j) {
-            const double w = weights.at(i, j);
+            const double w = weights.row(i)[j];
             peak = std::max(peak, w);
             if (w > 0.0) entropy -= w * std::log(w);  // the limit of w·ln w at 0 is 0
         }

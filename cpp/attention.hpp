@@ -31,14 +31,14 @@ struct Matrix {
     Matrix() = default;
     Matrix(int rows_, int cols_);
     Matrix(int rows_, int cols_, std::vector<float> values_);  // checks values_.size()
-    float at(int row, int col) const {
-        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
-                      static_cast<std::size_t>(col)];
+    // Row i as a pointer to its cols values: m.row(i)[j] reads as m_ij.
+    float* row(int i) { return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols); }
+    const float* row(int i) const {
+        return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols);
     }
-    float& at(int row, int col) {
-        return values[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
-                      static_cast<std::size_t>(col)];
-    }
+    // One entry, m_ij; kept for fused.cpp, which reads single entries.
+    float at(int i, int j) const { return row(i)[j]; }
+    float& at(int i, int j) { return row(i)[j]; }
 };
 
 // How the scores are scaled before the softmax.
@@ -74,11 +74,25 @@ struct Intermediates {
     Matrix scaled_scores;  // (T, T) q_i·k_j · scale
     Matrix masked_scores;  // (T, T) scaled, with -inf where the causal mask hides key j > i
     Matrix weights;        // (T, T) row softmax of masked_scores; masked entries exactly 0
-    Matrix output;         // (T, d_v) weights · V
+    // What each row's softmax divided by, so a reader can redo one weight by hand:
+    // weight_ij = exp(masked_ij - row_max_i) / row_sum_i.
+    std::vector<float> row_max;  // (T,) max_j masked_ij, the shift that keeps exp() from overflowing
+    std::vector<float> row_sum;  // (T,) Σ_j exp(masked_ij - row_max_i), the normaliser
+    Matrix output;               // (T, d_v) weights · V
 };
 
 // q: (T, d), k: (T, d), v: (T, d_v). The readable reference every faster path is tested against.
 Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal);
+
+// Steps 1–3 only: fills scale, weights, row_max and row_sum, and leaves raw_scores,
+// scaled_scores, masked_scores and output empty. One T×T buffer instead of four, for callers
+// that show the weights and not the working (the map at large T).
+Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal);
+
+// Steps 2–3 on scores already computed: raw_scores (T, T) q_i·k_j, scaled by `factor`, masked
+// and softmaxed in place; returns them as attention_weights() does. No checks: for callers
+// that reuse one Q·Kᵀ for several scales (the scale study).
+Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal);
 
 // Same output as formula() within float32 rounding, without a T×T buffer: keys are visited
 // in tiles of `key_tile` columns with an online (running max, running sum) softmax, and
@@ -100,9 +114,14 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
 // order. Step 1 of the formula (Q·Kᵀ), shared with the scale study.
 Matrix dot_products(const Matrix& a, const Matrix& b);
 
-// Row softmax in place, max-subtracted; -inf entries become exactly 0.
+// Row softmax in place, max-subtracted; -inf entries become exactly 0. Returns the row's max
+// and the sum of exp(x - max) it divided by.
 // row: (n,) at least one finite entry. Exposed because the page and tests use it directly.
-void softmax_row(float* row, int n);
+struct SoftmaxTerms {
+    float max = 0.0f;
+    float sum = 0.0f;
+};
+SoftmaxTerms softmax_row(float* row, int n);
 
 // Per-row shape of an attention distribution.
 struct RowStatistics {
@@ -111,12 +130,5 @@ struct RowStatistics {
     std::vector<float> effective_tokens;  // (T,) exp(entropy): 1 = one token, n = uniform over n
 };
 RowStatistics row_statistics(const Matrix& weights);
-
-// The preconditions every implementation shares (shapes, limits, finite values, no float32
-// overflow in Q·Kᵀ); returns the scale factor for this head. Throws std::invalid_argument.
-double validate_inputs(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale);
-
-// Throws std::invalid_argument naming `name` unless every value is finite.
-void require_finite(const Matrix& m, const char* name);
 
 }  // namespace attention

@@ -4,6 +4,8 @@
 // finite differences independently, so sharing the code hides no error from the tests.
 #include "backward.hpp"
 
+#include "checks.hpp"
+
 #include <stdexcept>
 #include <string>
 

@@ -15,8 +15,10 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using emscripten::val;
 using namespace attention;
@@ -61,13 +63,26 @@ val matrix_object(const Matrix& m) {
     return copy_out(m.values);
 }
 
+// The enum value that `value` names among `choices`, or an error listing them all.
+template <typename Enum>
+Enum parse_choice(const char* argument, const std::string& value,
+                  std::initializer_list<std::pair<const char*, Enum>> choices) {
+    std::string names;
+    for (const auto& [name, choice] : choices) {
+        if (value == name) return choice;
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    throw std::invalid_argument(std::string(argument) + " \"" + value + "\" is not one of " + names);
+}
+
 // URL-style names: "sqrt" (1/√d), "d" (1/d), "none", or "custom" with a factor.
 Scale parse_scale(const std::string& mode, double factor) {
-    if (mode == "sqrt") return Scale::inverse_sqrt_d();
-    if (mode == "d") return Scale::inverse_d();
-    if (mode == "none") return Scale::none();
-    if (mode == "custom") return Scale::custom(factor);
-    throw std::invalid_argument("scale \"" + mode + "\" is not one of sqrt, d, none, custom");
+    const ScaleMode parsed = parse_choice<ScaleMode>("scale", mode,
+                                                     {{"sqrt", ScaleMode::inverse_sqrt_d},
+                                                      {"d", ScaleMode::inverse_d},
+                                                      {"none", ScaleMode::none},
+                                                      {"custom", ScaleMode::custom}});
+    return parsed == ScaleMode::custom ? Scale::custom(factor) : Scale{parsed, 1.0};
 }
 
 template <typename F>
@@ -81,26 +96,45 @@ val guarded(F&& compute) {
     }
 }
 
-void set_intermediates(val& result, const Intermediates& head) {
+// The weights, what their softmax divided by, and each row's shape.
+void set_weights(val& result, const Intermediates& head, const RowStatistics& stats) {
     result.set("scale", head.scale);
-    result.set("rawScores", matrix_object(head.raw_scores));
-    result.set("scaledScores", matrix_object(head.scaled_scores));
-    result.set("maskedScores", matrix_object(head.masked_scores));
     result.set("weights", matrix_object(head.weights));
-    result.set("output", matrix_object(head.output));
-    const RowStatistics stats = row_statistics(head.weights);
+    result.set("rowMax", copy_out(head.row_max));
+    result.set("rowSum", copy_out(head.row_sum));
     result.set("peakWeight", copy_out(stats.peak_weight));
     result.set("entropy", copy_out(stats.entropy_nats));
     result.set("effectiveTokens", copy_out(stats.effective_tokens));
 }
 
+// The working that leads to the weights, and the output they make.
+void set_working(val& result, const Intermediates& head) {
+    result.set("rawScores", matrix_object(head.raw_scores));
+    result.set("scaledScores", matrix_object(head.scaled_scores));
+    result.set("maskedScores", matrix_object(head.masked_scores));
+    result.set("output", matrix_object(head.output));
+}
+
+// The arguments formula() and fused() share, checked and copied into the core's types.
+struct HeadArguments {
+    Matrix q, k, v;
+    Scale scale;
+};
+
+HeadArguments head_arguments(const val& q, const val& k, const val& v, double T, double d, double d_v,
+                             const std::string& scale, double factor) {
+    return {matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+            parse_scale(scale, factor)};
+}
+
 val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
                bool causal) {
     return guarded([&] {
-        const Intermediates head = formula(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
-                                           matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
+        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
+        const Intermediates head = formula(in.q, in.k, in.v, in.scale, causal);
         val result = val::object();
-        set_intermediates(result, head);
+        set_weights(result, head, row_statistics(head.weights));
+        set_working(result, head);
         return result;
     });
 }
@@ -108,10 +142,9 @@ val formula_js(val q, val k, val v, double T, double d, double d_v, std::string 
 val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
              bool causal) {
     return guarded([&] {
-        const Matrix out = fused(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"),
-                                 matrix_from(v, T, d_v, "v"), parse_scale(scale, factor), causal);
+        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
         val result = val::object();
-        result.set("output", matrix_object(out));
+        result.set("output", matrix_object(fused(in.q, in.k, in.v, in.scale, causal)));
         return result;
     });
 }
@@ -131,43 +164,51 @@ val randn_js(double seed, val counts) {
     });
 }
 
-TokenMode parse_tokens(const std::string& mode) {
-    if (mode == "chars") return TokenMode::characters;
-    if (mode == "words") return TokenMode::words;
-    throw std::invalid_argument("tokens \"" + mode + "\" is not one of chars, words");
-}
-
-VectorMode parse_vectors(const std::string& mode) {
-    if (mode == "position") return VectorMode::per_position;
-    if (mode == "token") return VectorMode::per_token;
-    throw std::invalid_argument("vectors \"" + mode + "\" is not one of position, token");
-}
-
-// The map figure in one call: the tutorial's recipe for any text, then every intermediate.
+// The map figure in one call: attention_map() for any recipe, copied out for JavaScript.
 val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors,
-                     bool positional, std::string scale, double factor, bool causal) {
+                     std::string init, std::string pos, std::string scale, double factor, bool causal,
+                     std::string detail) {
     return guarded([&] {
         MapRecipe recipe;
         recipe.text = text;
-        recipe.tokens = parse_tokens(tokens);
+        recipe.tokens = parse_choice<TokenMode>(
+            "tokens", tokens, {{"chars", TokenMode::characters}, {"words", TokenMode::words}});
         recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
         recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
-        recipe.vectors = parse_vectors(vectors);
-        recipe.positional = positional;
-        const MapInputs inputs = map_inputs(recipe);
-        const Intermediates head = formula(inputs.q, inputs.k, inputs.v, parse_scale(scale, factor), causal);
+        recipe.vectors = parse_choice<VectorMode>(
+            "vectors", vectors, {{"position", VectorMode::per_position}, {"token", VectorMode::per_token}});
+        recipe.init =
+            parse_choice<Init>("init", init, {{"tutorial", Init::tutorial}, {"standard", Init::standard}});
+        recipe.positions = parse_choice<Positions>(
+            "pos", pos,
+            {{"none", Positions::none}, {"sinusoidal", Positions::sinusoidal}, {"rope", Positions::rope}});
+        const MapDetail level = parse_choice<MapDetail>(
+            "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
+        const AttentionMap map = attention_map(recipe, parse_scale(scale, factor), causal, level);
         val result = val::object();
         val token_list = val::array();
-        for (const std::string& token : inputs.tokens) token_list.call<void>("push", token);
+        for (const std::string& token : map.inputs.tokens) token_list.call<void>("push", token);
         result.set("tokens", token_list);
-        result.set("T", inputs.q.rows);
+        result.set("T", map.inputs.q.rows);
         result.set("d", recipe.d);
-        result.set("q", matrix_object(inputs.q));
-        result.set("k", matrix_object(inputs.k));
-        result.set("v", matrix_object(inputs.v));
-        set_intermediates(result, head);
+        result.set("init", init);
+        result.set("pos", pos);
+        result.set("q", matrix_object(map.inputs.q));
+        result.set("k", matrix_object(map.inputs.k));
+        result.set("v", matrix_object(map.inputs.v));
+        set_weights(result, map.head, map.stats);
+        if (level == MapDetail::all) set_working(result, map.head);
         return result;
     });
+}
+
+val series_object(const ScaleSeries& series) {
+    val result = val::object();
+    result.set("peakMean", copy_out(series.peak_mean));
+    result.set("peakSpread", copy_out(series.peak_spread));
+    result.set("entropyMean", copy_out(series.entropy_mean));
+    result.set("entropySpread", copy_out(series.entropy_spread));
+    return result;
 }
 
 val scale_study_js(val widths, double T, double draws, bool causal, double seed) {
@@ -183,15 +224,9 @@ val scale_study_js(val widths, double T, double draws, bool causal, double seed)
         const ScaleStudy study = scale_study(options);
         val result = val::object();
         result.set("widths", copy_out(study.options.widths));
-        const char* names[] = {"none", "sqrt", "d"};  // the order scale_study() promises
-        for (std::size_t m = 0; m < study.series.size(); ++m) {
-            val series = val::object();
-            series.set("peakMean", copy_out(study.series[m].peak_mean));
-            series.set("peakSpread", copy_out(study.series[m].peak_spread));
-            series.set("entropyMean", copy_out(study.series[m].entropy_mean));
-            series.set("entropySpread", copy_out(study.series[m].entropy_spread));
-            result.set(names[m], series);
-        }
+        result.set("none", series_object(study.unscaled));
+        result.set("sqrt", series_object(study.inverse_sqrt_d));
+        result.set("d", series_object(study.inverse_d));
         return result;
     });
 }
@@ -213,17 +248,34 @@ val equivalence_js(bool causal, val torch_output) {
     });
 }
 
+// limits(), plus the largest seed a JavaScript number carries exactly.
 val limits_js() {
+    const Limits core = limits();
     val result = val::object();
-    result.set("maxMapTokens", kMaxMapTokens);
-    result.set("maxMapWidth", kMaxMapWidth);
-    result.set("maxFormulaT", kMaxFormulaT);
-    result.set("maxWidth", kMaxWidth);
-    result.set("maxStudyT", kMaxStudyT);
-    result.set("maxStudyDraws", kMaxStudyDraws);
-    result.set("maxStudyMultiplyAdds", kMaxStudyMultiplyAdds);
-    result.set("equivalenceTolerance", kEquivalenceTolerance);
+    result.set("maxMapTokens", core.max_map_tokens);
+    result.set("maxMapWidth", core.max_map_width);
+    result.set("maxFormulaT", core.max_formula_t);
+    result.set("maxWidth", core.max_width);
+    result.set("maxStudyT", core.max_study_t);
+    result.set("maxStudyDraws", core.max_study_draws);
+    result.set("maxStudyMultiplyAdds", core.max_study_multiply_adds);
+    result.set("minScaleFactor", core.min_scale_factor);
+    result.set("maxScaleFactor", core.max_scale_factor);
+    result.set("equivalenceTolerance", core.equivalence_tolerance);
+    result.set("maxSeed", kMaxSafeInteger);
     return result;
+}
+
+val study_multiply_adds_js(val widths, double T, double draws) {
+    return guarded([&] {
+        std::vector<int> checked;
+        for (double w : emscripten::convertJSArrayToNumberVector<double>(widths))
+            checked.push_back(checked_int(w, "width", 1, kMaxWidth));
+        val result = val::object();
+        result.set("multiplyAdds", study_multiply_adds(checked, checked_int(T, "T", 1, kMaxStudyT),
+                                                       checked_int(draws, "draws", 1, kMaxStudyDraws)));
+        return result;
+    });
 }
 
 }  // namespace
@@ -236,6 +288,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("scaleStudy", &scale_study_js);
     emscripten::function("equivalence", &equivalence_js);
     emscripten::function("limits", &limits_js);
+    emscripten::function("studyMultiplyAdds", &study_multiply_adds_js);
 }
 
 // ---- Learning ------------------------------------------------------------------------------

@@ -28,6 +28,7 @@
 // their written order, and natively GCC and Clang fuse a*b + c into one FMA by default.
 
 #include "attention.hpp"
+#include "checks.hpp"
 
 #include <algorithm>
 #include <cstddef>

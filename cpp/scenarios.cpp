@@ -13,68 +13,23 @@ namespace attention {
 
 namespace {
 
-// ---- UTF-8 -------------------------------------------------------------------------------
-
-// Splits UTF-8 text into code points (each kept as its own UTF-8 bytes). Rejects malformed
-// input instead of guessing, so that a token on the page is always a real character.
-std::vector<std::pair<std::string, char32_t>> code_points(const std::string& text) {
-    std::vector<std::pair<std::string, char32_t>> result;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        const std::size_t length = lead < 0x80           ? 1
-                                   : (lead >> 5) == 0x6  ? 2
-                                   : (lead >> 4) == 0xE  ? 3
-                                   : (lead >> 3) == 0x1E ? 4
-                                                         : 0;
-        if (length == 0 || i + length > text.size())
-            throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i));
-        char32_t point = length == 1 ? lead : static_cast<char32_t>(lead & (0xFF >> (length + 1)));
-        for (std::size_t b = 1; b < length; ++b) {
-            const auto continuation = static_cast<unsigned char>(text[i + b]);
-            if ((continuation >> 6) != 0x2)
-                throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i + b));
-            point = (point << 6) | (continuation & 0x3F);
-        }
-        // Overlong forms, UTF-16 surrogates and points past U+10FFFF are not characters.
-        constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (point < kSmallest[length] || (point >= 0xD800 && point <= 0xDFFF) || point > 0x10FFFF)
-            throw std::invalid_argument("text is not valid UTF-8 at byte " + std::to_string(i));
-        result.emplace_back(text.substr(i, length), point);
-        i += length;
-    }
-    return result;
-}
-
-// Unicode's White_Space property, all of it.
-bool is_space(char32_t c) {
-    return c == U' ' || (c >= U'\t' && c <= U'\r') || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-           c == 0x3000;
-}
-
-// Letters, digits and apostrophes build words; any non-ASCII character counts as a letter
-// (so "naïve" and "東京" stay whole); every other ASCII symbol is a token of its own.
-bool is_word_character(char32_t c) {
-    if (c >= 0x80) return !is_space(c);
-    return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9') || c == U'\'' ||
-           c == U'_';
-}
-
 // ---- small matrix helpers ------------------------------------------------------------------
 
 // a: (n, m), b: (m, p) -> (n, p). Accumulated in double: these are inputs to the head, and
 // keeping them close to exact keeps our rounding below torch's.
 Matrix matmul(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    std::vector<double> row(static_cast<std::size_t>(b.cols));
+    std::vector<double> row_buffer(static_cast<std::size_t>(b.cols));
+    double* row = row_buffer.data();  // (p,) output row i, in double
     for (int i = 0; i < a.rows; ++i) {
-        std::fill(row.begin(), row.end(), 0.0);
+        std::fill(row, row + b.cols, 0.0);
+        const float* a_i = a.row(i);
         for (int c = 0; c < a.cols; ++c) {
-            const double a_ic = a.at(i, c);
-            for (int j = 0; j < b.cols; ++j) row[static_cast<std::size_t>(j)] += a_ic * b.at(c, j);
+            const float* b_c = b.row(c);
+            for (int j = 0; j < b.cols; ++j) row[j] += static_cast<double>(a_i[c]) * b_c[j];
         }
-        for (int j = 0; j < b.cols; ++j) out.at(i, j) = static_cast<float>(row[static_cast<std::size_t>(j)]);
+        float* out_i = out.row(i);
+        for (int j = 0; j < b.cols; ++j) out_i[j] = static_cast<float>(row[j]);
     }
     return out;
 }
@@ -91,9 +46,10 @@ Matrix batch_slice(const std::vector<float>& values, int batch_index, int T, int
     return Matrix(T, d, std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(T) * d));
 }
 
-double mean(const std::vector<double>& xs) {
+template <typename Number>
+double mean(const std::vector<Number>& xs) {
     double sum = 0.0;
-    for (double x : xs) sum += x;
+    for (Number x : xs) sum += x;
     return sum / static_cast<double>(xs.size());
 }
 
@@ -116,39 +72,43 @@ void require_in_range(const char* name, long long value, long long low, long lon
 
 // ---- the attention map ---------------------------------------------------------------------
 
-std::vector<std::string> tokenize(const std::string& utf8_text, TokenMode mode) {
-    std::vector<std::string> tokens;
-    bool in_word = false;
-    for (const auto& [bytes, point] : code_points(utf8_text)) {
-        if (mode == TokenMode::characters) {
-            tokens.push_back(bytes);
-        } else if (is_word_character(point)) {
-            if (in_word)
-                tokens.back() += bytes;
-            else
-                tokens.push_back(bytes);
-            in_word = true;
-        } else {
-            if (!is_space(point)) tokens.push_back(bytes);
-            in_word = false;
-        }
-    }
-    return tokens;
-}
-
 Matrix sinusoidal_positions(int T, int d) {
     Matrix pe(T, d);
     for (int t = 0; t < T; ++t)
         for (int c = 0; c < d; ++c) {
             const int pair = c / 2;
             const double angle = t / std::pow(10000.0, 2.0 * pair / d);
-            pe.at(t, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            pe.row(t)[c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
     return pe;
 }
 
+Matrix rotary_positions(const Matrix& x) {
+    if (x.cols % 2 != 0)
+        throw std::invalid_argument("rope needs an even head width d (it turns pairs of columns); d = " +
+                                    std::to_string(x.cols) + " is odd");
+    const int half = x.cols / 2;
+    Matrix rotated(x.rows, x.cols);
+    for (int t = 0; t < x.rows; ++t) {
+        const float* in = x.row(t);
+        float* out = rotated.row(t);
+        for (int i = 0; i < half; ++i) {
+            // In double, rounded once: at t = 1000 a float32 angle would already be off by 3e-5.
+            const double angle = t * std::pow(10000.0, -2.0 * i / x.cols);
+            const double cos_angle = std::cos(angle), sin_angle = std::sin(angle);
+            out[i] = static_cast<float>(in[i] * cos_angle - in[i + half] * sin_angle);
+            out[i + half] = static_cast<float>(in[i + half] * cos_angle + in[i] * sin_angle);
+        }
+    }
+    return rotated;
+}
+
 MapInputs map_inputs(const MapRecipe& recipe) {
     require_in_range("d", recipe.d, 1, kMaxMapWidth);
+    if (recipe.positions == Positions::rope && recipe.d % 2 != 0)
+        throw std::invalid_argument(
+            "pos = rope needs an even head width d (it turns pairs of columns); d = " +
+            std::to_string(recipe.d) + " is odd");
     MapInputs inputs;
     inputs.tokens = tokenize(recipe.text, recipe.tokens);
     const int T = static_cast<int>(std::min<std::size_t>(inputs.tokens.size(), kMaxMapTokens + 1));
@@ -169,18 +129,34 @@ MapInputs map_inputs(const MapRecipe& recipe) {
         const Matrix embedding = draw(generator, static_cast<int>(first_seen.size()), d);
         inputs.x = Matrix(T, d);
         for (int t = 0; t < T; ++t)
-            for (int c = 0; c < d; ++c) inputs.x.at(t, c) = embedding.at(ids[static_cast<std::size_t>(t)], c);
+            std::copy_n(embedding.row(ids[static_cast<std::size_t>(t)]), d, inputs.x.row(t));
     }
-    const Matrix w_query = draw(generator, d, d, 0.5f);
-    const Matrix w_key = draw(generator, d, d, 0.5f);
-    if (recipe.positional) {
+    const float multiplier =
+        recipe.init == Init::tutorial ? 0.5f : static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+    const Matrix w_query = draw(generator, d, d, multiplier);
+    const Matrix w_key = draw(generator, d, d, multiplier);
+    if (recipe.positions == Positions::sinusoidal) {
         const Matrix pe = sinusoidal_positions(T, d);
         for (std::size_t i = 0; i < inputs.x.values.size(); ++i) inputs.x.values[i] += pe.values[i];
     }
     inputs.q = matmul(inputs.x, w_query);
     inputs.k = matmul(inputs.x, w_key);
     inputs.v = inputs.x;
+    if (recipe.positions == Positions::rope) {
+        inputs.q = rotary_positions(inputs.q);
+        inputs.k = rotary_positions(inputs.k);
+    }
     return inputs;
+}
+
+AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal, MapDetail detail) {
+    AttentionMap map;
+    map.inputs = map_inputs(recipe);
+    const MapInputs& in = map.inputs;
+    map.head = detail == MapDetail::all ? formula(in.q, in.k, in.v, scale, causal)
+                                        : attention_weights(in.q, in.k, scale, causal);
+    map.stats = row_statistics(map.head.weights);
+    return map;
 }
 
 // ---- the equivalence check -----------------------------------------------------------------
@@ -256,15 +232,22 @@ std::string equivalence_line(const EquivalenceCase& result) {
 
 // ---- the scale study -----------------------------------------------------------------------
 
+double study_multiply_adds(const std::vector<int>& widths, int T, int draws) {
+    double multiply_adds = 0.0;
+    for (int d : widths) multiply_adds += static_cast<double>(T) * T * d * draws;
+    return multiply_adds;
+}
+
+Limits limits() {
+    return Limits{};
+}
+
 ScaleStudy scale_study(const ScaleStudyOptions& options) {
     require_in_range("T", options.T, 1, kMaxStudyT);
     require_in_range("draws", options.draws, 1, kMaxStudyDraws);
     if (options.widths.empty()) throw std::invalid_argument("widths is empty; give at least one head width");
-    double multiply_adds = 0.0;
-    for (int d : options.widths) {
-        require_in_range("width", d, 1, kMaxWidth);
-        multiply_adds += static_cast<double>(options.T) * options.T * d * options.draws;
-    }
+    for (int d : options.widths) require_in_range("width", d, 1, kMaxWidth);
+    const double multiply_adds = study_multiply_adds(options.widths, options.T, options.draws);
     if (multiply_adds > kMaxStudyMultiplyAdds)
         throw std::invalid_argument(
             "this study needs " + std::to_string(static_cast<long long>(multiply_adds)) +
@@ -273,41 +256,28 @@ ScaleStudy scale_study(const ScaleStudyOptions& options) {
 
     ScaleStudy study;
     study.options = options;
-    for (Scale scale : {Scale::none(), Scale::inverse_sqrt_d(), Scale::inverse_d()})
-        study.series.push_back({scale, {}, {}, {}, {}});
-
+    const auto series = study.each();
     const int T = options.T;
     TorchGenerator generator(options.seed);
-    std::vector<float> row(static_cast<std::size_t>(T));
     for (int d : options.widths) {
-        // per_draw[mode] = one mean-over-rows value per draw
-        std::vector<std::vector<double>> peaks(study.series.size()), entropies(study.series.size());
+        // One mean-over-rows value per draw, for each series.
+        std::array<std::vector<double>, series.size()> peaks, entropies;
         for (int draw_index = 0; draw_index < options.draws; ++draw_index) {
             const Matrix q = draw(generator, T, d), k = draw(generator, T, d);
             const Matrix raw = dot_products(q, k);
-            for (std::size_t m = 0; m < study.series.size(); ++m) {
-                const auto factor = static_cast<float>(scale_factor(study.series[m].scale, d));
-                Matrix weights(T, T);
-                for (int i = 0; i < T; ++i) {
-                    const int visible = options.causal ? i + 1 : T;
-                    for (int j = 0; j < T; ++j)
-                        weights.at(i, j) =
-                            j < visible ? raw.at(i, j) * factor : -std::numeric_limits<float>::infinity();
-                    softmax_row(&weights.at(i, 0), T);
-                }
-                const RowStatistics stats = row_statistics(weights);
-                peaks[m].push_back(
-                    mean(std::vector<double>(stats.peak_weight.begin(), stats.peak_weight.end())));
-                entropies[m].push_back(
-                    mean(std::vector<double>(stats.entropy_nats.begin(), stats.entropy_nats.end())));
+            for (std::size_t m = 0; m < series.size(); ++m) {
+                const double factor = scale_factor(series[m]->scale, d);
+                const RowStatistics stats =
+                    row_statistics(weights_from_scores(raw, factor, options.causal).weights);
+                peaks[m].push_back(mean(stats.peak_weight));
+                entropies[m].push_back(mean(stats.entropy_nats));
             }
         }
-        for (std::size_t m = 0; m < study.series.size(); ++m) {
-            ScaleSeries& series = study.series[m];
-            series.peak_mean.push_back(mean(peaks[m]));
-            series.peak_spread.push_back(spread(peaks[m]));
-            series.entropy_mean.push_back(mean(entropies[m]));
-            series.entropy_spread.push_back(spread(entropies[m]));
+        for (std::size_t m = 0; m < series.size(); ++m) {
+            series[m]->peak_mean.push_back(mean(peaks[m]));
+            series[m]->peak_spread.push_back(spread(peaks[m]));
+            series[m]->entropy_mean.push_back(mean(entropies[m]));
+            series[m]->entropy_spread.push_back(spread(entropies[m]));
         }
     }
     return study;

@@ -8,7 +8,9 @@
 #pragma once
 
 #include "attention.hpp"
+#include "tokenize.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,15 +19,25 @@ namespace attention {
 
 // ---- The attention map ("To be, or not") --------------------------------------------------
 
-enum class TokenMode {
-    characters,  // one token per Unicode code point, like Python's list(text)
-    words,       // runs of letters/digits/apostrophes; each other symbol alone; spaces dropped
-};
-
 // How each position's input vector x_t is made.
 enum class VectorMode {
     per_position,  // the tutorial: x = randn(1, T, d), a fresh random vector at every position
     per_token,     // x_t = E[token_t] with E = randn(distinct tokens, d): same token, same vector
+};
+
+// How the projections Wq, Wk are drawn (always after x, Wq before Wk).
+enum class Init {
+    tutorial,  // randn(d, d)·0.5, the tutorial's: q and k grow like √d, so even 1/√d-scaled
+               // scores grow with d and the map saturates at large widths
+    standard,  // randn(d, d)/√d: q and k keep unit spread at every width, the setting in
+               // which 1/√d keeps the scores' spread (and the map's sharpness) fixed
+};
+
+// How a token's position enters the head.
+enum class Positions {
+    none,        // attention alone cannot tell positions apart
+    sinusoidal,  // "Attention Is All You Need": sinusoidal_positions() added to x
+    rope,        // rotary: q and k rotated by their position after the projection (needs even d)
 };
 
 constexpr int kMaxMapTokens = 1024;
@@ -37,25 +49,46 @@ struct MapRecipe {
     int d = 24;
     std::uint64_t seed = 1;
     VectorMode vectors = VectorMode::per_position;
-    bool positional = false;  // add the sinusoidal encoding of "Attention Is All You Need" to x
+    Init init = Init::tutorial;
+    Positions positions = Positions::none;
 };
 
 struct MapInputs {
     std::vector<std::string> tokens;
-    Matrix x;  // (T, d) token vectors (plus positional encoding when asked)
-    Matrix q;  // (T, d) x·Wq, Wq = randn(d, d)·0.5
-    Matrix k;  // (T, d) x·Wk, Wk = randn(d, d)·0.5
-    Matrix v;  // (T, d) x itself, as in the tutorial
+    Matrix x;  // (T, d) token vectors (plus the sinusoidal encoding for Positions::sinusoidal)
+    Matrix q;  // (T, d) x·Wq, then rotated by rotary_positions() for Positions::rope
+    Matrix k;  // (T, d) x·Wk, then rotated by rotary_positions() for Positions::rope
+    Matrix v;  // (T, d) x itself, as in the tutorial (never rotated)
 };
 
-std::vector<std::string> tokenize(const std::string& utf8_text, TokenMode mode);
-
-// torch.manual_seed(seed); x = randn(1,T,d) (or randn(distinct,d)); Wq = randn(d,d)*0.5;
-// Wk = randn(d,d)*0.5; in that order.
+// torch.manual_seed(seed); x = randn(1,T,d) (or randn(distinct,d)); Wq = randn(d,d)*0.5 (or
+// /√d for Init::standard); Wk likewise; in that order. Throws for Positions::rope with odd d.
 MapInputs map_inputs(const MapRecipe& recipe);
 
 // pe[t][2i] = sin(t / 10000^(2i/d)), pe[t][2i+1] = cos(t / 10000^(2i/d)).
 Matrix sinusoidal_positions(int T, int d);
+
+// Rotary position embedding, in the convention of LLaMA and Hugging Face's rotate_half:
+// row t (position t, from 0) has column i paired with column i + d/2, and each pair is turned
+// by the angle t·θ_i, θ_i = 10000^(−2i/d). A query at m and a key at n then score
+// (R_m q)·(R_n k) = q·R_(n−m) k: their distance, not where they stand. x: (T, d), d even.
+Matrix rotary_positions(const Matrix& x);
+
+// ---- The map figure: recipe, then the formula, then row statistics -----------------------
+
+enum class MapDetail {
+    all,           // every intermediate of the formula (the page's four-lines figure)
+    weights_only,  // attention_weights(): weights and their row max and sum, no other T×T buffer
+};
+
+struct AttentionMap {
+    MapInputs inputs;
+    Intermediates head;  // with MapDetail::weights_only, as attention_weights() leaves it
+    RowStatistics stats;
+};
+
+AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal,
+                           MapDetail detail = MapDetail::all);
 
 // ---- The equivalence check ----------------------------------------------------------------
 
@@ -106,16 +139,42 @@ struct ScaleSeries {
 
 struct ScaleStudy {
     ScaleStudyOptions options;
-    std::vector<ScaleSeries> series;  // none, 1/√d, 1/d, in that order
+    ScaleSeries unscaled{Scale::none(), {}, {}, {}, {}};
+    ScaleSeries inverse_sqrt_d{Scale::inverse_sqrt_d(), {}, {}, {}, {}};
+    ScaleSeries inverse_d{Scale::inverse_d(), {}, {}, {}, {}};
+
+    // The three curves, for code that treats them alike.
+    std::array<ScaleSeries*, 3> each() { return {&unscaled, &inverse_sqrt_d, &inverse_d}; }
+    std::array<const ScaleSeries*, 3> each() const { return {&unscaled, &inverse_sqrt_d, &inverse_d}; }
 };
 
 constexpr int kMaxStudyT = 1024;
 constexpr int kMaxStudyDraws = 1000;
-constexpr double kMaxStudyMultiplyAdds = 4e9;  // Σ over widths and draws of T²·d
+constexpr double kMaxStudyMultiplyAdds = 4e9;  // the budget for study_multiply_adds()
+
+// The work a study costs: Σ over widths of T²·d·draws multiply-adds (the q·kᵀ products).
+double study_multiply_adds(const std::vector<int>& widths, int T, int draws);
 
 // torch.manual_seed(seed) once; then for each width in turn, for each draw:
 // q = randn(T, d), k = randn(T, d), scores = q·kᵀ. With the defaults this is exactly the
 // tutorial's scale demo (one draw per width, so the curve is a little bumpy).
 ScaleStudy scale_study(const ScaleStudyOptions& options);
+
+// ---- Limits -------------------------------------------------------------------------------
+
+// Every limit a caller (the page) needs to check input before asking, in one place.
+struct Limits {
+    int max_map_tokens = kMaxMapTokens;
+    int max_map_width = kMaxMapWidth;
+    int max_formula_t = kMaxFormulaT;
+    int max_width = kMaxWidth;
+    int max_study_t = kMaxStudyT;
+    int max_study_draws = kMaxStudyDraws;
+    double max_study_multiply_adds = kMaxStudyMultiplyAdds;
+    double min_scale_factor = kMinScaleFactor;
+    double max_scale_factor = kMaxScaleFactor;
+    double equivalence_tolerance = kEquivalenceTolerance;
+};
+Limits limits();
 
 }  // namespace attention

@@ -71,14 +71,14 @@ bool print_equivalence(const std::string& fixture_path) {
 
 void print_map() {
     const MapRecipe recipe;  // the tutorial's: "To be, or not", seed 1, d = 24, one token per character
-    const MapInputs inputs = map_inputs(recipe);
-    const Intermediates head = formula(inputs.q, inputs.k, inputs.v, Scale::inverse_sqrt_d(), true);
-    const RowStatistics stats = row_statistics(head.weights);
+    const AttentionMap map = attention_map(recipe, Scale::inverse_sqrt_d(), true, MapDetail::weights_only);
+    const std::vector<std::string>& tokens = map.inputs.tokens;
+    const RowStatistics& stats = map.stats;
     std::printf(
         "\nattention map: \"%s\", seed %llu, d = %d, causal (row = query, peak weight / effective tokens)\n",
         recipe.text.c_str(), static_cast<unsigned long long>(recipe.seed), recipe.d);
-    for (std::size_t t = 0; t < inputs.tokens.size(); ++t)
-        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, inputs.tokens[t].c_str(), stats.peak_weight[t],
+    for (std::size_t t = 0; t < tokens.size(); ++t)
+        std::printf("  %2zu '%s'  %.3f / %.2f\n", t, tokens[t].c_str(), stats.peak_weight[t],
                     stats.effective_tokens[t]);
 }
 
@@ -88,10 +88,10 @@ void print_scale_table(const ScaleStudy& study) {
         study.options.T, static_cast<unsigned long long>(study.options.seed));
     std::printf("  %5s  %9s  %9s  %9s\n", "d", "unscaled", "1/sqrt(d)", "1/d");
     for (std::size_t w = 0; w < study.options.widths.size(); ++w)
-        std::printf("  %5d  %9.3f  %9.3f  %9.3f\n", study.options.widths[w], study.series[0].peak_mean[w],
-                    study.series[1].peak_mean[w], study.series[2].peak_mean[w]);
+        std::printf("  %5d  %9.3f  %9.3f  %9.3f\n", study.options.widths[w], study.unscaled.peak_mean[w],
+                    study.inverse_sqrt_d.peak_mean[w], study.inverse_d.peak_mean[w]);
     std::printf("at d=256:  peak attention weight  %.2f (unscaled)  vs  %.2f (scaled)\n",
-                study.series[0].peak_mean.back(), study.series[1].peak_mean.back());
+                study.unscaled.peak_mean.back(), study.inverse_sqrt_d.peak_mean.back());
 }
 
 void write_results(const std::string& path, bool verified) {
@@ -103,8 +103,8 @@ void write_results(const std::string& path, bool verified) {
     if (!csv) throw std::invalid_argument("cannot write " + path);
     csv << "metric,value\n"
         << "verified_vs_pytorch," << (verified ? "True" : "False") << "\n"
-        << "peak_unscaled_d256," << study.series[0].peak_mean[0] << "\n"
-        << "peak_scaled_d256," << study.series[1].peak_mean[0] << "\n";
+        << "peak_unscaled_d256," << study.unscaled.peak_mean[0] << "\n"
+        << "peak_scaled_d256," << study.inverse_sqrt_d.peak_mean[0] << "\n";
     std::printf("\nwrote %s\n", path.c_str());
 }
 

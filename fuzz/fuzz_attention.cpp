@@ -238,7 +238,7 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
         for (int j = 0; j < T; ++j) {
             double dot = 0, absolute = 0;
             for (int c = 0; c < facts.d; ++c) {
-                const double product = static_cast<double>(q.at(i, c)) * static_cast<double>(k.at(j, c));
+                const double product = static_cast<double>(q.row(i)[c]) * static_cast<double>(k.row(j)[c]);
                 dot += product;
                 absolute += std::fabs(product);
             }
@@ -248,7 +248,7 @@ HeadFacts facts_about(const Matrix& q, const Matrix& k, const Matrix& v, double 
             row_error =
                 std::max(row_error, score_error(absolute, facts.d, factor) + 4 * kUnit * factor * absolute);
             for (int c = 0; c < facts.d_v; ++c) {
-                const double x = v.at(j, c);
+                const double x = v.row(j)[c];
                 const std::size_t at = cell(i, c, facts.d_v);
                 facts.visible_low[at] = std::min(facts.visible_low[at], x);
                 facts.visible_high[at] = std::max(facts.visible_high[at], x);
@@ -271,7 +271,7 @@ void require_weighted_mean_of_values(const Matrix& out, const HeadFacts& facts, 
     require_shape(out, facts.T, facts.d_v, name);
     for (int i = 0; i < facts.T; ++i)
         for (int c = 0; c < facts.d_v; ++c) {
-            const double x = out.at(i, c);
+            const double x = out.row(i)[c];
             require(std::isfinite(x),
                     "%s[%d][%d] = %g for finite input (T=%d d=%d d_v=%d scale=%g causal=%d)", name, i, c, x,
                     facts.T, facts.d, facts.d_v, facts.factor, facts.causal);
@@ -294,7 +294,7 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
     for (int i = 0; i < T; ++i) {
         double row_sum = 0;
         for (int j = 0; j < T; ++j) {
-            const double raw = result.raw_scores.at(i, j), scaled = result.scaled_scores.at(i, j);
+            const double raw = result.raw_scores.row(i)[j], scaled = result.scaled_scores.row(i)[j];
             const double exact = facts.exact_dot[facts.at(i, j)],
                          absolute = facts.absolute_dot[facts.at(i, j)];
             const double eta = static_cast<double>(FLT_TRUE_MIN);
@@ -304,14 +304,14 @@ void check_formula(const attention::Intermediates& result, const HeadFacts& fact
                                                  score_error(absolute, facts.d, facts.factor),
                     "scaled_scores[%d][%d] = %.9g but q_i·k_j·scale = %.9g (scale %.9g)", i, j, scaled,
                     exact * facts.factor, facts.factor);
-            const float masked_score = result.masked_scores.at(i, j), weight = result.weights.at(i, j);
+            const float masked_score = result.masked_scores.row(i)[j], weight = result.weights.row(i)[j];
             if (masked(facts.causal, i, j)) {
                 require(masked_score == -INFINITY, "masked_scores[%d][%d] = %g, expected -inf", i, j,
                         static_cast<double>(masked_score));
                 require(weight == 0.0f, "masked weight[%d][%d] = %g, expected exactly 0", i, j,
                         static_cast<double>(weight));
             } else {
-                require(masked_score == result.scaled_scores.at(i, j),
+                require(masked_score == result.scaled_scores.row(i)[j],
                         "unmasked masked_scores[%d][%d] differs from scaled_scores", i, j);
             }
             require(weight >= 0.0f && weight <= 1.0f, "weight[%d][%d] = %g is not a probability", i, j,
@@ -357,7 +357,7 @@ void check_reference_f64(const attention::ReferenceF64& reference, const attenti
             if (masked(facts.causal, i, j))
                 require(w64 == 0.0, "masked reference weight[%d][%d] = %g", i, j, w64);
             row_sum += w64;
-            const double w = formula.weights.at(i, j), tolerance = drift_tolerance(w64, drift) + kUnderflow;
+            const double w = formula.weights.row(i)[j], tolerance = drift_tolerance(w64, drift) + kUnderflow;
             observed.formula_vs_f64_tol =
                 std::max(observed.formula_vs_f64_tol, std::fabs(w - w64) / tolerance);
             require(std::fabs(w - w64) <= tolerance,
@@ -368,7 +368,7 @@ void check_reference_f64(const attention::ReferenceF64& reference, const attenti
         const double max_v = facts.max_v_in_row(i);
         for (int c = 0; c < facts.d_v; ++c) {
             const double x64 = reference.output[cell(i, c, facts.d_v)];
-            const double x = formula.output.at(i, c),
+            const double x = formula.output.row(i)[c],
                          tolerance = drift_tolerance(max_v, drift) + T * kUnderflow;
             require(std::isfinite(x64), "reference output[%d][%d] = %g", i, c, x64);
             observed.formula_vs_f64_tol =
@@ -388,7 +388,8 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
         const double drift = std::expm1(4 * facts.error_in_row(i));
         const double tolerance = drift_tolerance(max_v, drift) + facts.T * kUnderflow;
         for (int c = 0; c < facts.d_v; ++c) {
-            const double difference = std::fabs(static_cast<double>(out.at(i, c)) - formula.output.at(i, c));
+            const double difference =
+                std::fabs(static_cast<double>(out.row(i)[c]) - formula.output.row(i)[c]);
             if (max_v > 0)
                 observed.fused_vs_formula = std::max(observed.fused_vs_formula, difference / max_v);
             observed.fused_vs_formula_tol = std::max(observed.fused_vs_formula_tol, difference / tolerance);
@@ -396,13 +397,47 @@ void check_fused(const Matrix& out, const attention::Intermediates& formula, con
                     "fused[%d][%d] = %.9g but formula gives %.9g: |diff| %.3g > tolerance %.3g (T=%d d=%d "
                     "d_v=%d key_tile=%d "
                     "causal=%d scale=%g)",
-                    i, c, static_cast<double>(out.at(i, c)), static_cast<double>(formula.output.at(i, c)),
+                    i, c, static_cast<double>(out.row(i)[c]), static_cast<double>(formula.output.row(i)[c]),
                     difference, tolerance, facts.T, facts.d, facts.d_v, key_tile, facts.causal, facts.factor);
         }
     }
 }
 
 // The three kernels on one head, each held to its verdict and, when valid, to its promises.
+// Each row's softmax terms: the max of its masked scores, and a sum of exponentials whose
+// largest term is exp(0) = 1, so it lies in [1, visible keys].
+void check_softmax_terms(const attention::Intermediates& formula, const HeadFacts& facts) {
+    const int T = formula.weights.rows;
+    require(formula.row_max.size() == static_cast<std::size_t>(T) &&
+                formula.row_sum.size() == static_cast<std::size_t>(T),
+            "row_max or row_sum has the wrong length");
+    for (int i = 0; i < T; ++i) {
+        const float* masked_i = formula.masked_scores.row(i);
+        const auto row = static_cast<std::size_t>(i);
+        const double visible = facts.causal ? i + 1 : T;
+        require(formula.row_max[row] == *std::max_element(masked_i, masked_i + T),
+                "row_max[%d] is not the max of the masked scores", i);
+        require(formula.row_sum[row] >= 1.0f && formula.row_sum[row] <= visible * (1.0 + kRounding),
+                "row_sum[%d] = %g outside [1, %g]", i, static_cast<double>(formula.row_sum[row]), visible);
+    }
+}
+
+// The weights-only path runs the formula's steps 1–3 in one buffer, in the same order: the
+// same bits, and none of the other T×T buffers.
+void check_weights_only(const Matrix& q, const Matrix& k, Scale scale, bool causal,
+                        const attention::Intermediates& formula) {
+    attention::Intermediates light;
+    if (!returns_exactly_when_valid("attention_weights", "",
+                                    [&] { light = attention::attention_weights(q, k, scale, causal); }))
+        return;
+    require(light.weights.values == formula.weights.values && light.row_max == formula.row_max &&
+                light.row_sum == formula.row_sum && light.scale == formula.scale,
+            "attention_weights differs from the formula's weights");
+    require(light.raw_scores.values.empty() && light.scaled_scores.values.empty() &&
+                light.masked_scores.values.empty() && light.output.values.empty(),
+            "attention_weights built more than the weights");
+}
+
 void check_head(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal, int key_tile) {
     const std::string problem = formula_problem(q, k, v, scale);
     std::string fused_problem = head_problem(q, k, v, scale);
@@ -426,6 +461,8 @@ void check_head(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, 
 
     const HeadFacts facts = facts_about(q, k, v, *documented_scale(scale, q.cols), causal);
     check_formula(formula, facts);
+    check_softmax_terms(formula, facts);
+    check_weights_only(q, k, scale, causal, formula);
     if (reference_ran) check_reference_f64(reference, formula, facts);
     if (fused_ran) check_fused(out, formula, facts, key_tile);
 }
@@ -566,6 +603,28 @@ void fuzz_tokenize(FuzzInput& in) {
 
 // ---- the map recipe ----
 
+// Rope at position t on exact q and k rows (scenarios.hpp: pair (i, i + d/2), angle
+// t·10000^(-2i/d)). The rows' own error bound carries through the turn (each output mixes two
+// inputs), plus one rounding of each output and of the products.
+void rotate_exactly(std::vector<double>& q, std::vector<double>& k, std::vector<double>& tolerance, int t) {
+    const std::size_t half = q.size() / 2;
+    for (std::size_t i = 0; i < half; ++i) {
+        const double angle =
+            t * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(q.size()));
+        const double cos_angle = std::cos(angle), sin_angle = std::sin(angle);
+        for (std::vector<double>* row : {&q, &k}) {
+            const double a = (*row)[i], b = (*row)[i + half];
+            (*row)[i] = a * cos_angle - b * sin_angle;
+            (*row)[i + half] = b * cos_angle + a * sin_angle;
+        }
+        const double carried = tolerance[i] + tolerance[i + half];
+        const double rounding =
+            4 * kUnit *
+            (std::fabs(q[i]) + std::fabs(q[i + half]) + std::fabs(k[i]) + std::fabs(k[i + half]) + carried);
+        tolerance[i] = tolerance[i + half] = carried + rounding;
+    }
+}
+
 // Costs we are willing to pay per input for a valid recipe (multiply-adds in map_inputs).
 constexpr double kMaxMapWork = 4e6;
 
@@ -574,7 +633,10 @@ void fuzz_map(FuzzInput& in) {
     attention::MapRecipe recipe;
     recipe.tokens = flags & 1 ? attention::TokenMode::words : attention::TokenMode::characters;
     recipe.vectors = flags & 2 ? attention::VectorMode::per_token : attention::VectorMode::per_position;
-    recipe.positional = flags & 4;
+    recipe.positions = flags & 64  ? attention::Positions::rope
+                       : flags & 4 ? attention::Positions::sinusoidal
+                                   : attention::Positions::none;
+    recipe.init = flags & 32 ? attention::Init::standard : attention::Init::tutorial;
     const bool causal = flags & 8;
     recipe.d = fuzz::int_from_byte(
         in.byte(), 1, 64,
@@ -599,6 +661,8 @@ void fuzz_map(FuzzInput& in) {
     std::string problem;
     if (recipe.d < 1 || recipe.d > attention::kMaxMapWidth)
         problem = "d outside 1…kMaxMapWidth";
+    else if (recipe.positions == attention::Positions::rope && recipe.d % 2 != 0)
+        problem = "rope with an odd d";
     else if (!strict_utf8(recipe.text))
         problem = "text is not valid UTF-8";
     else if (T == 0)
@@ -627,7 +691,8 @@ void fuzz_map(FuzzInput& in) {
             "map_inputs gave a non-finite value");
     require(inputs.v.values == inputs.x.values, "map v is not x");
 
-    // scenarios.hpp: seed, then x (per position) or E (per distinct token), then Wq, Wk.
+    // scenarios.hpp: seed, then x (per position) or E (per distinct token), then Wq, Wk, each
+    // times 0.5 (tutorial) or 1/√d rounded to float32 (standard).
     attention::TorchGenerator generator(recipe.seed);
     std::vector<float> x;
     if (recipe.vectors == attention::VectorMode::per_position) {
@@ -650,29 +715,56 @@ void fuzz_map(FuzzInput& in) {
     }
     const auto width = static_cast<std::size_t>(recipe.d);
     const std::vector<float> w_query = generator.randn(width * width), w_key = generator.randn(width * width);
-    if (recipe.positional) {
+    const float multiplier = recipe.init == attention::Init::tutorial
+                                 ? 0.5f
+                                 : static_cast<float>(1.0 / std::sqrt(static_cast<double>(recipe.d)));
+    if (recipe.positions == attention::Positions::sinusoidal) {
         const Matrix pe = attention::sinusoidal_positions(rows, recipe.d);
         for (std::size_t e = 0; e < x.size(); ++e) x[e] += pe.values[e];
     }
     require(inputs.x.values == x, "map x is not the documented draw (seed %llu)",
             static_cast<unsigned long long>(recipe.seed));
-    for (int t = 0; t < rows; ++t)
+    std::vector<double> q_exact(width), k_exact(width), tolerance(width);
+    for (int t = 0; t < rows; ++t) {
         for (int c = 0; c < recipe.d; ++c) {
-            double q_exact = 0, k_exact = 0, magnitude = 0;
+            double q_sum = 0, k_sum = 0, magnitude = 0;
             for (int m = 0; m < recipe.d; ++m) {
-                const double x_tm = inputs.x.at(t, m);
+                const double x_tm = inputs.x.row(t)[m];
                 const std::size_t w = static_cast<std::size_t>(m) * width + static_cast<std::size_t>(c);
-                q_exact += x_tm * 0.5 * w_query[w];
-                k_exact += x_tm * 0.5 * w_key[w];
+                q_sum += x_tm * static_cast<double>(w_query[w] * multiplier);
+                k_sum += x_tm * static_cast<double>(w_key[w] * multiplier);
                 magnitude += std::fabs(x_tm) * (std::fabs(w_query[w]) + std::fabs(w_key[w]));
             }
-            const double tolerance =
-                2 * kUnit * (std::fabs(q_exact) + std::fabs(k_exact)) + gamma(recipe.d) * magnitude;
-            require(std::fabs(inputs.q.at(t, c) - q_exact) <= tolerance &&
-                        std::fabs(inputs.k.at(t, c) - k_exact) <= tolerance,
-                    "map q or k [%d][%d] is not x·(0.5·W)", t, c);
+            const auto i = static_cast<std::size_t>(c);
+            q_exact[i] = q_sum;
+            k_exact[i] = k_sum;
+            tolerance[i] = 2 * kUnit * (std::fabs(q_sum) + std::fabs(k_sum)) + gamma(recipe.d) * magnitude;
         }
-    if (rows <= 64) check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+        if (recipe.positions == attention::Positions::rope) rotate_exactly(q_exact, k_exact, tolerance, t);
+        for (int c = 0; c < recipe.d; ++c) {
+            const auto i = static_cast<std::size_t>(c);
+            require(std::fabs(inputs.q.row(t)[c] - q_exact[i]) <= tolerance[i] &&
+                        std::fabs(inputs.k.row(t)[c] - k_exact[i]) <= tolerance[i],
+                    "map q or k [%d][%d] is not x·W (rotated for rope)", t, c);
+        }
+    }
+    if (rows > 64) return;
+    check_head(inputs.q, inputs.k, inputs.v, scale, causal, key_tile);
+
+    // attention_map() is map_inputs, then the head at the detail asked, then row statistics.
+    const std::string head = formula_problem(inputs.q, inputs.k, inputs.v, scale);
+    attention::AttentionMap all, light;
+    if (!returns_exactly_when_valid("attention_map", head, [&] {
+            all = attention::attention_map(recipe, scale, causal, attention::MapDetail::all);
+            light = attention::attention_map(recipe, scale, causal, attention::MapDetail::weights_only);
+        }))
+        return;
+    require(all.inputs.q.values == inputs.q.values && light.inputs.k.values == inputs.k.values,
+            "attention_map's inputs are not map_inputs'");
+    require(light.head.weights.values == all.head.weights.values &&
+                light.stats.peak_weight == all.stats.peak_weight && light.head.output.values.empty() &&
+                all.head.output.rows == rows,
+            "attention_map's details disagree");
 }
 
 // ---- the scale study ----
@@ -704,8 +796,8 @@ void fuzz_scale_study(FuzzInput& in) {
     if (options.widths.empty()) problem = "no widths";
     for (int d : options.widths) {
         if (d < 1 || d > attention::kMaxWidth) problem = "width outside 1…kMaxWidth";
-        work += static_cast<double>(options.T) * options.T * d * options.draws;
     }
+    work = attention::study_multiply_adds(options.widths, options.T, options.draws);
     if (problem.empty() && work > attention::kMaxStudyMultiplyAdds)
         problem = "more than kMaxStudyMultiplyAdds";
     if (problem.empty() && work > kMaxStudyWork) return;
@@ -713,12 +805,13 @@ void fuzz_scale_study(FuzzInput& in) {
     attention::ScaleStudy study;
     if (!returns_exactly_when_valid("scale_study", problem, [&] { study = attention::scale_study(options); }))
         return;
-    require(study.series.size() == 3 && study.series[0].scale.mode == ScaleMode::none &&
-                study.series[1].scale.mode == ScaleMode::inverse_sqrt_d &&
-                study.series[2].scale.mode == ScaleMode::inverse_d,
+    require(study.unscaled.scale.mode == ScaleMode::none &&
+                study.inverse_sqrt_d.scale.mode == ScaleMode::inverse_sqrt_d &&
+                study.inverse_d.scale.mode == ScaleMode::inverse_d,
             "scale_study series are not none, 1/sqrt(d), 1/d");
     const std::size_t n = options.widths.size();
-    for (const attention::ScaleSeries& series : study.series) {
+    for (const attention::ScaleSeries* each : study.each()) {
+        const attention::ScaleSeries& series = *each;
         require(series.peak_mean.size() == n && series.peak_spread.size() == n &&
                     series.entropy_mean.size() == n && series.entropy_spread.size() == n,
                 "scale_study series has the wrong length");
@@ -819,8 +912,8 @@ void fuzz_small_pieces(FuzzInput& in) {
                 for (int c = 0; c < cols; ++c) {
                     const double angle = t / std::pow(10000.0, 2.0 * (c / 2) / cols);
                     const double expected = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
-                    require(std::fabs(pe.at(t, c) - expected) <= 1e-6, "pe[%d][%d] = %g, expected %g", t, c,
-                            static_cast<double>(pe.at(t, c)), expected);
+                    require(std::fabs(pe.row(t)[c] - expected) <= 1e-6, "pe[%d][%d] = %g, expected %g", t, c,
+                            static_cast<double>(pe.row(t)[c]), expected);
                 }
     }
     if (count <= kMaxAllocation) {

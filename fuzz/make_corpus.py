@@ -75,8 +75,9 @@ def seed64(n):
 
 
 def map_recipe(text, d=24, seed=1, words=False, per_token=False, positional=False, causal=False, repeats=None,
-               scale_bytes=scale(INVERSE_SQRT_D)):
+               scale_bytes=scale(INVERSE_SQRT_D), standard=False, rope=False):
     flags = int(words) | int(per_token) << 1 | int(positional) << 2 | int(causal) << 3 | int(repeats is not None) << 4
+    flags |= int(standard) << 5 | int(rope) << 6
     out = bytes([MAP, flags, d - 1]) + seed64(seed) + scale_bytes + tile(4)
     if repeats is not None:
         out += bytes([repeats])
@@ -109,6 +110,8 @@ SEEDS = {
     "map_words_per_token_positional": map_recipe(b"the cat saw the hat", d=16, seed=7, words=True, per_token=True,
                                                  positional=True, causal=True),
     "map_unicode": map_recipe("naïve 東京 — it's 👩‍🔬 שלום".encode(), d=8, seed=2**40 + 3, words=True),
+    "map_standard_rope": map_recipe(b"rotary positions", d=16, seed=3, causal=True, standard=True, rope=True),
+    "map_rope_odd_width": map_recipe(b"odd", d=7, rope=True),
     "map_past_token_limit": map_recipe(b"ab ", d=2, repeats=60),
     "map_bad_width": bytes([MAP, 0, 200]) + b"x",  # d byte 200 -> edge value 0
     # Text alone.

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
 const prefix = new URL('../build/lighthouse/', import.meta.url).pathname;
@@ -22,9 +23,6 @@ if (!existsSync(lighthouse)) {
 const server = await serve(undefined, 0);
 const url = `http://localhost:${server.address().port}/index.html`;
 const report = join(mkdtempSync(join(tmpdir(), 'lighthouse-')), 'report.json');
-const chromeFlags =
-  '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run ' +
-  '--disable-background-networking --disable-component-update --disable-sync';
 try {
   // Asynchronously: the server in this process must keep answering while Lighthouse runs.
   await promisify(execFile)(
@@ -34,10 +32,10 @@ try {
       '--quiet',
       '--output=json',
       `--output-path=${report}`,
-      `--chrome-flags=${chromeFlags}`,
+      `--chrome-flags=${CHROMIUM_FLAGS.join(' ')}`,
       '--only-categories=performance,accessibility,best-practices,seo',
     ],
-    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } },
+    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || CHROMIUM_PATH } },
   );
 } finally {
   server.close();

@@ -1,5 +1,6 @@
-// Serves dist/ on http://localhost:PORT (default 8080) with no dependencies: GET/HEAD for
-// files under dist/ only, the right content types, gzip when the browser accepts it, and a
+// The one static server (the page, its tests, the benchmark, the audit). Serves dist/ on
+// http://localhost:PORT (default 8080) with no dependencies: GET/HEAD for files under one
+// folder only, the right content types, gzip when the browser accepts it, and a
 // revalidate-every-time cache policy (the files keep their names between builds).
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,6 +13,7 @@ const port = Number(process.env.PORT || 8080);
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -25,14 +27,15 @@ function resolveFile(directory, urlPath) {
   return statSync(file, { throwIfNoEntry: false })?.isDirectory() ? join(file, 'index.html') : file;
 }
 
-export function serve(directory = root, listenPort = port) {
+// `only`: URL path prefixes that may be served (the benchmark serves the repository root
+// but only its build/ and bench/ folders); by default everything under `directory`.
+export function serve(directory = root, listenPort = port, { only = ['/'] } = {}) {
   const server = createServer((request, response) => {
     let file;
     try {
-      file = resolveFile(
-        directory,
-        decodeURIComponent(new URL(request.url, 'http://localhost').pathname),
-      );
+      const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+      const allowed = only.some((prefix) => normalize(path).startsWith(prefix));
+      file = allowed ? resolveFile(directory, path) : null;
     } catch {
       file = null; // malformed %-encoding
     }

@@ -18,6 +18,11 @@ have clang-format || missing+=(clang-format)
 [ -e /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
 have em++ || missing+=(emscripten)
 have chromium || missing+=(chromium)
+# The engine suite (web/test/engines.test.mjs): Firefox, and WebKitGTK's WebDriver (which
+# brings its MiniBrowser) drawing into a private X server, since WebKitGTK has no headless mode.
+have firefox-esr || missing+=(firefox-esr)
+have WebKitWebDriver || missing+=(webkit2gtk-driver)
+have Xvfb || missing+=(xvfb)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if ! have apt-get; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test suite, after the lint: native Catch2 tests (CTest), the same suite under ASan + UBSan, a 20 s
 # fuzz run of the core, then the wasm module in Node and the built page in Chromium
-# (node --test: the page, hostile input, accessibility).
+# (node --test: the page, hostile input, accessibility), and the page's essential checks in
+# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,5 +23,6 @@ echo "== wasm and page: build"
 bash scripts/build-wasm.sh
 node scripts/build-web.mjs
 
-echo "== wasm module in Node, page in Chromium"
+echo "== wasm module in Node, page in Chromium, essential checks in Chromium, Firefox and WebKit"
 node --test web/test/*.test.mjs
+node --test web/test/unit/*.test.mjs

@@ -1,16 +1,30 @@
-// Small helpers shared by the test files: random inputs, max differences, error messages.
+// Small helpers shared by the test files: fixtures, random inputs, max differences, error messages.
 #pragma once
 
 #include "attention.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace test_support {
+
+// A file that tests/fixtures/make_fixtures.py wrote from PyTorch's numbers. A missing file
+// throws, which fails the test that asked with the path in its message.
+inline nlohmann::json fixture(const std::string& name) {
+    const std::string path = std::string(FIXTURE_DIR) + "/" + name;
+    std::ifstream file(path);
+    if (!file)
+        throw std::runtime_error("cannot open fixture " + path +
+                                 " (tests/fixtures/make_fixtures.py writes it)");
+    return nlohmann::json::parse(file);
+}
 
 // Standard-normal (rows, cols) matrix from std::mt19937, independent of the torch port.
 inline attention::Matrix random_matrix(int rows, int cols, unsigned seed, float stddev = 1.0f) {

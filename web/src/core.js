@@ -38,25 +38,29 @@ function unwrap(result) {
   return result;
 }
 
-// scale: 'sqrt' | 'd' | 'none' | a positive number (a custom factor).
-// Or the object shape { mode, factor } (factor read only for 'custom').
+// scale: { mode: 'sqrt' | 'd' | 'none' | 'custom', factor } (factor only for 'custom'); the
+// one shape the scale has everywhere in JavaScript, as Scale is in C++.
 function scaleArguments(scale) {
-  if (typeof scale === 'object' && scale !== null)
-    return [scale.mode, scale.mode === 'custom' ? scale.factor : 1];
-  return typeof scale === 'number' ? ['custom', scale] : [scale, 1];
+  if (typeof scale !== 'object' || scale === null || typeof scale.mode !== 'string')
+    throw new Error("scale must be an object { mode: 'sqrt' | 'd' | 'none' | 'custom', factor }");
+  return scale.mode === 'custom' ? ['custom', Number(scale.factor)] : [scale.mode, 1];
 }
+
+const SQRT = Object.freeze({ mode: 'sqrt' });
 
 export function wrap(module) {
   return {
+    // Every limit the core enforces (map tokens and width, formula T, study limits and work
+    // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
 
     // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
-    formula({ q, k, v, T, d, dV = d, scale = 'sqrt', causal = true }) {
+    formula({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
       return unwrap(module.formula(q, k, v, T, d, dV, ...scaleArguments(scale), causal));
     },
 
     // The fused kernel: output only, no T×T matrix.
-    fused({ q, k, v, T, d, dV = d, scale = 'sqrt', causal = true }) {
+    fused({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
       return unwrap(module.fused(q, k, v, T, d, dV, ...scaleArguments(scale), causal)).output;
     },
 
@@ -70,20 +74,43 @@ export function wrap(module) {
       return unwrap(module.randn(seed, counts)).draws;
     },
 
-    // The tutorial's map recipe for any text, then the formula with every intermediate.
+    // The map recipe for any text (init: 'tutorial' | 'standard'; pos: 'none' | 'sinusoidal' |
+    // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
+    // rowSum, peakWeight, entropy, effectiveTokens and scale (the factor applied); with
+    // detail 'all' also rawScores, scaledScores, maskedScores and output ('weights' skips
+    // building them).
     attentionMap({
       text,
       tokens = 'chars',
       d = 24,
       seed = 1,
       vectors = 'position',
-      pos = false,
-      scale = 'sqrt',
+      init = 'tutorial',
+      pos = 'none',
+      scale = SQRT,
       causal = true,
+      detail = 'all',
     }) {
       return unwrap(
-        module.attentionMap(text, tokens, d, seed, vectors, pos, ...scaleArguments(scale), causal),
+        module.attentionMap(
+          text,
+          tokens,
+          d,
+          seed,
+          vectors,
+          init,
+          pos,
+          ...scaleArguments(scale),
+          causal,
+          detail,
+        ),
       );
+    },
+
+    // Σ T²·d·draws over the widths: what the scale study would cost, to compare with
+    // limits.maxStudyMultiplyAdds before asking for it.
+    studyMultiplyAdds({ widths, T = 64, draws = 1 }) {
+      return unwrap(module.studyMultiplyAdds(widths, T, draws)).multiplyAdds;
     },
 
     // Peak weight and entropy against head width, for none, 1/√d and 1/d.

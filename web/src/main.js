@@ -1,16 +1,18 @@
-// The page's entry point: load the core, build the shared store from the URL, mount one
-// module per figure into its slot. If WebAssembly cannot load, a banner says so and the
-// narrative (plain HTML) stays readable.
+// The page's entry point: load the core, build the one store from the URL, mount one module
+// per figure into its slot, then subscribe once and hand every snapshot to every figure's
+// update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
 import { loadCore } from './core.js';
-import { createMapStore } from './map-store.js';
+import { createStore } from './store.js';
+import { createHashSync } from './lib/hash-sync.js';
+import { setupGlossary } from './lib/glossary.js';
 import { setupTheme } from './theme.js';
-import * as nameTags from './figures/name-tags.js';
-import * as fourLines from './figures/four-lines.js';
-import * as attentionMap from './figures/attention-map.js';
-import * as scaleChart from './figures/scale-chart.js';
-import * as proof from './figures/proof.js';
-import * as experiments from './figures/experiments.js';
+import * as nameTags from './figures/name-tags/index.js';
+import * as fourLines from './figures/four-lines/index.js';
+import * as attentionMap from './figures/attention-map/index.js';
+import * as scaleChart from './figures/scale-chart/index.js';
+import * as proof from './figures/proof/index.js';
+import * as experiments from './figures/experiments/index.js';
 
 const FIGURES = {
   'name-tags': nameTags,
@@ -27,12 +29,31 @@ function showBanner(message) {
   banner.hidden = false;
 }
 
-function writeHash(hash) {
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+// The map first: it is the figure people come for, and the store's result is ready for it.
+function slotsInOrder() {
+  return [...document.querySelectorAll('[data-figure]')].sort(
+    (a, b) => Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'),
+  );
+}
+
+async function mountAll(core, store, mounted) {
+  const context = { core, dispatch: store.dispatch };
+  for (const slot of slotsInOrder()) {
+    try {
+      const figure = FIGURES[slot.dataset.figure].mount(slot, context);
+      mounted.push(figure);
+      figure.update?.(store.getSnapshot()); // a figure with no map input may have no update()
+    } catch (error) {
+      showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
+    }
+    // One figure per task, so the page stays responsive to input while the rest start.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
+  setupGlossary(document);
   let core;
   try {
     core = await loadCore();
@@ -44,24 +65,21 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
-  const store = createMapStore(core, { hash: location.hash, onHashWrite: writeHash });
-  window.addEventListener('hashchange', () => store.load(location.hash));
-
+  const store = createStore(core, { hash: location.hash });
+  const hash = createHashSync({
+    location,
+    history,
+    load: (link) => store.dispatch({ type: 'load', hash: link }),
+  });
+  window.addEventListener('hashchange', hash.arrived);
   store.start();
-  // The map first: it is the figure people come for, and the store's result is ready for it.
-  const slots = [...document.querySelectorAll('[data-figure]')].sort(
-    (a, b) => Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'),
-  );
-  for (const slot of slots) {
-    const figure = FIGURES[slot.dataset.figure];
-    try {
-      figure.mount(slot, { core, store });
-    } catch (error) {
-      showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
-    }
-    // One figure per task, so the page stays responsive to input while the rest start.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  hash.write(store.getSnapshot().state);
+  const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
+  store.subscribe((snapshot) => {
+    hash.write(snapshot.state);
+    for (const figure of figures) figure.update?.(snapshot);
+  });
+  await mountAll(core, store, figures);
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

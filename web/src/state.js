@@ -1,8 +1,11 @@
-// The map's state: its defaults (the tutorial's figure), how each field is checked, and how
-// it travels in the URL hash (#text=…&tokens=chars&d=24&seed=1&causal=1&scale=sqrt&vectors=position&pos=0).
+// The map's state: its defaults (the tutorial's figure), how each field is checked, how it
+// travels in the URL hash (#text=…&tokens=chars&d=24&seed=1&causal=1&scale=sqrt
+// &vectors=position&init=tutorial&pos=none), and the one rule that keeps the map agreeing
+// with section 5 (lessonRule).
 //
 // Every check returns either { value } or { error } with a sentence a person can act on;
-// nothing here throws, so a bad link or a bad keystroke can never blank the page.
+// nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
+// from the core (core.limits), passed in: this file holds no copy of them.
 
 export const DEFAULT_STATE = Object.freeze({
   text: 'To be, or not',
@@ -10,25 +13,21 @@ export const DEFAULT_STATE = Object.freeze({
   d: 24,
   seed: 1,
   causal: true,
-  scale: 'sqrt',
+  scale: Object.freeze({ mode: 'sqrt', factor: 1 }),
   vectors: 'position',
-  pos: false,
+  init: 'tutorial',
+  pos: 'none',
 });
 
-export const LIMITS = Object.freeze({
-  maxTextLength: 4000, // characters; the core's own limit is on tokens (1024)
-  minWidth: 1,
-  maxWidth: 512,
-  maxSeed: Number.MAX_SAFE_INTEGER, // torch accepts up to 2^64-1 but uses the low 32 bits
-  minScale: 0.001,
-  maxScale: 1000,
-});
+// The page's own guard on typing, before tokenizing; the core limits the tokens it maps.
+export const MAX_TEXT_LENGTH = 4000;
+
+// Order of the fields in a link, and of the checks.
+export const FIELDS = Object.freeze(Object.keys(DEFAULT_STATE));
 
 function wholeNumber(raw, name, low, high) {
   const text = String(raw).trim();
-  if (!/^[+]?\d+$/.test(text))
-    return { error: `${name} must be a whole number from ${low} to ${high}.` };
-  const value = Number(text);
+  const value = /^[+]?\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value) || value < low || value > high) {
     return { error: `${name} must be a whole number from ${low} to ${high}.` };
   }
@@ -47,72 +46,126 @@ function flag(raw, name) {
   return { error: `${name} must be 1 or 0.` };
 }
 
+// A scale arrives as { mode, factor } from a control or as sqrt|d|none|<number> from a link.
+// The range of a custom factor is the core's to check (its message then shows by the control).
 export function checkScale(raw) {
-  if (['sqrt', 'd', 'none'].includes(raw)) return { value: raw };
-  const text = String(raw).trim();
+  const named = typeof raw === 'object' && raw !== null ? raw.mode : raw;
+  if (['sqrt', 'd', 'none'].includes(named))
+    return { value: Object.freeze({ mode: named, factor: 1 }) };
+  const factorText = typeof raw === 'object' && raw !== null ? String(raw.factor) : String(raw);
+  const text = factorText.trim();
   const value = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
-  if (!Number.isFinite(value) || value < LIMITS.minScale || value > LIMITS.maxScale) {
-    return {
-      error: `scale must be sqrt, d, none, or a number from ${LIMITS.minScale} to ${LIMITS.maxScale}.`,
-    };
+  if (!Number.isFinite(value) || value <= 0) {
+    return { error: 'scale must be sqrt, d, none, or a positive number (the factor).' };
   }
-  return { value };
+  return { value: Object.freeze({ mode: 'custom', factor: value }) };
 }
 
 export function checkText(raw) {
   const text = String(raw);
   if (text.trim() === '') return { error: 'Type some text: the map needs at least one token.' };
-  if (text.length > LIMITS.maxTextLength) {
+  if (text.length > MAX_TEXT_LENGTH) {
     return {
-      error: `Text is limited to ${LIMITS.maxTextLength} characters (this has ${text.length}).`,
+      error: `Text is limited to ${MAX_TEXT_LENGTH} characters (this has ${text.length}).`,
     };
   }
   return { value: text };
 }
 
-// field name -> check(raw) for raw values as they come from a control or the URL
-export const CHECKS = {
-  text: checkText,
-  tokens: (raw) => oneOf(raw, 'tokens', ['chars', 'words']),
-  d: (raw) => wholeNumber(raw, 'Head width d', LIMITS.minWidth, LIMITS.maxWidth),
-  seed: (raw) => wholeNumber(raw, 'Seed', 0, LIMITS.maxSeed),
-  causal: (raw) => flag(raw, 'causal'),
-  scale: checkScale,
-  vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token']),
-  pos: (raw) => flag(raw, 'pos'),
-};
-
-// Parses a location hash into a full state. Unknown keys are ignored; a bad value falls back
-// to the default and adds a message naming the key, the bad value and the fallback.
-export function parseHash(hash) {
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
-  const state = { ...DEFAULT_STATE };
-  const messages = [];
-  for (const key of Object.keys(CHECKS)) {
-    if (!params.has(key)) continue;
-    const raw = params.get(key);
-    const checked = CHECKS[key](raw);
-    if ('error' in checked) {
-      messages.push(
-        `The link's ${key}=“${shorten(raw)}” was not used: ${checked.error} Showing ${key}=${serializeValue(DEFAULT_STATE[key])}.`,
-      );
-    } else {
-      state[key] = checked.value;
-    }
-  }
-  return { state, messages };
+// Old links said pos=1 (sinusoidal positions added) or pos=0 (none).
+function checkPositions(raw) {
+  if (raw === '1' || raw === true) return { value: 'sinusoidal' };
+  if (raw === '0' || raw === false) return { value: 'none' };
+  return oneOf(raw, 'pos', ['none', 'sinusoidal', 'rope']);
 }
 
-function serializeValue(value) {
+// field name -> check(raw), for raw values from a control or a link. limits: core.limits.
+export function createChecks(limits) {
+  return {
+    text: checkText,
+    tokens: (raw) => oneOf(raw, 'tokens', ['chars', 'words']),
+    d: (raw) => wholeNumber(raw, 'Head width d', 1, limits.maxMapWidth),
+    seed: (raw) => wholeNumber(raw, 'Seed', 0, Number.MAX_SAFE_INTEGER),
+    causal: (raw) => flag(raw, 'causal'),
+    scale: checkScale,
+    vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token']),
+    init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
+    pos: checkPositions,
+  };
+}
+
+// Checks that need two fields. Returns { field: message } for the control to show it beside.
+export function crossCheck(state) {
+  if (state.pos === 'rope' && state.d % 2 === 1) {
+    return {
+      pos: `RoPE turns the numbers of q and k in pairs, so it needs an even head width; d = ${state.d} is odd. Pick an even d or another kind of position.`,
+    };
+  }
+  return {};
+}
+
+// The tutorial's recipe draws Wq, Wk = 0.5·randn(d, d): q and k grow like √d, so its scores
+// outgrow any 1/√d and its map saturates as d grows, against what section 5 teaches. When a
+// person moves d or the scale away from the tutorial's figure (and does not choose a recipe
+// in the same step), the map switches to the standard recipe and says why.
+export function lessonRule(state, changedFields) {
+  const movedAway =
+    (changedFields.includes('d') && state.d !== DEFAULT_STATE.d) ||
+    (changedFields.includes('scale') && state.scale.mode !== DEFAULT_STATE.scale.mode);
+  if (state.init !== 'tutorial' || !movedAway || changedFields.includes('init')) {
+    return { state, switched: false };
+  }
+  return { state: { ...state, init: 'standard' }, switched: true };
+}
+
+// Does the map show the tutorial's own figure (where its recipe is the right one)?
+export function isTutorialFigure(state) {
+  return state.d === DEFAULT_STATE.d && state.scale.mode === DEFAULT_STATE.scale.mode;
+}
+
+export function serializeValue(key, value) {
+  if (key === 'scale') return value.mode === 'custom' ? String(value.factor) : value.mode;
   if (value === true) return '1';
   if (value === false) return '0';
   return String(value);
 }
 
+// Parses a location hash into a full state. Unknown keys are ignored; a bad value falls back
+// to the default and adds a message naming the key, the bad value and the fallback.
+export function parseHash(hash, checks) {
+  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
+  const state = { ...DEFAULT_STATE };
+  const messages = [];
+  for (const key of FIELDS) {
+    if (!params.has(key)) continue;
+    const raw = params.get(key);
+    const checked = checks[key](raw);
+    if ('error' in checked) {
+      messages.push(
+        `The link's ${key}=“${shorten(raw)}” was not used: ${checked.error} Showing ${key}=${serializeValue(key, DEFAULT_STATE[key])}.`,
+      );
+    } else {
+      state[key] = checked.value;
+    }
+  }
+  for (const [key, message] of Object.entries(crossCheck(state))) {
+    messages.push(
+      `The link's ${key} was not used: ${message} Showing ${key}=${serializeValue(key, DEFAULT_STATE[key])}.`,
+    );
+    state[key] = DEFAULT_STATE[key];
+  }
+  return { state: Object.freeze(state), messages };
+}
+
+// The hash is a function of the state alone: the same state always gives the same link.
 export function serializeHash(state) {
   const params = new URLSearchParams();
-  for (const key of Object.keys(CHECKS)) params.set(key, serializeValue(state[key]));
+  for (const key of FIELDS) params.set(key, serializeValue(key, state[key]));
   return `#${params.toString().replace(/\+/g, '%20')}`;
+}
+
+export function sameState(a, b) {
+  return serializeHash(a) === serializeHash(b);
 }
 
 function shorten(text, length = 40) {

@@ -1,6 +1,7 @@
 // Light and dark themes. The default follows the system (prefers-color-scheme); the button
 // overrides it and remembers the choice. Canvas figures listen for 'themechange' to redraw,
-// reading their colours from CSS custom properties (see cssColor()).
+// reading their colours from CSS custom properties (see cssColor()). The palette itself is
+// in style.css, written once with light-dark().
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
 
@@ -38,7 +39,16 @@ export function setupTheme(button) {
   dark.addEventListener('change', () => apply(null, button));
 }
 
-// The computed value of a CSS custom property, e.g. cssColor('--text').
+// The resolved colour of a CSS custom property, e.g. cssColor('--text') -> 'rgb(29, 29, 31)'.
+// The properties hold light-dark(…, …), which only a colour property resolves, so a hidden
+// probe element uses the property and its computed colour is read back.
+let probe = null;
 export function cssColor(name) {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  if (!probe) {
+    probe = document.createElement('span');
+    probe.hidden = true;
+    document.body.append(probe);
+  }
+  probe.style.color = `var(${name})`;
+  return getComputedStyle(probe).color;
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { useChromium } from './chromium.mjs';
+import { poll } from './engines/page.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -29,11 +30,19 @@ async function openPage({ width, colorScheme }) {
     );
   });
   await page.goto(chromium.url());
-  await page.waitForSelector('#map-table table');
-  // Let the lazily drawn figures (the chart draws when visible) render everything axe checks.
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  await page.waitForTimeout(300);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // Figures mount one per task after the core loads: axe must see every one of them drawn.
+  await poll(
+    () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-figure]')].every((slot) =>
+          [...slot.children].some((child) => !child.matches('.needs-script, figcaption')),
+        ),
+      ),
+    { message: 'not every figure mounted' },
+  );
+  await poll(async () => /0\.11/.test(await page.textContent('[data-figure="scale"]')), {
+    message: 'the scale chart never drew its tutorial study',
+  });
   return { page, problems };
 }
 
@@ -120,7 +129,9 @@ test('keyboard only: every control is reachable by Tab, visibly focused, and ope
   // Operate controls with the keyboard alone.
   await page.focus('#map-causal');
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => /causal=0/.test(location.hash));
+  await poll(() => page.evaluate(() => /causal=0/.test(location.hash)), {
+    message: 'Space on the causal checkbox did not turn the mask off',
+  });
   await page.focus('.map-canvas');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
@@ -128,7 +139,10 @@ test('keyboard only: every control is reachable by Tab, visibly focused, and ope
   const experiment = page.locator('button', { hasText: 'No scaling at d = 512' });
   await experiment.focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /d=512/.test(location.hash) && /scale=none/.test(location.hash));
+  await poll(
+    () => page.evaluate(() => /d=512/.test(location.hash) && /scale=none/.test(location.hash)),
+    { message: 'Enter on the "No scaling at d = 512" experiment did not run it' },
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

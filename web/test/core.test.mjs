@@ -51,16 +51,88 @@ test('the equivalence check matches PyTorch for both mask settings', () => {
   }
 });
 
-test('the attention map equals PyTorch for every fixture text, seed and width', () => {
+test('the attention map equals PyTorch for every fixture text, seed, width, init and pos', () => {
   for (const c of fixture('attention_map.json').cases) {
-    const result = core.attentionMap({ text: c.text, d: c.d, seed: c.seed, causal: c.causal });
-    assert.equal(result.T, c.T);
-    const tolerance = 1e-6 * Math.max(1, c.d / 32); // see tests/test_scenarios.cpp
-    assert.ok(
-      maxDifference(result.weights, c.weights) < tolerance,
-      `${c.text} seed ${c.seed} d ${c.d}`,
-    );
+    for (const detail of ['all', 'weights']) {
+      const { text, d, seed, causal, init, pos } = c;
+      const result = core.attentionMap({ text, d, seed, causal, init, pos, detail });
+      const label = `${init}/${pos} ${text} seed ${seed} d ${d} causal ${causal} ${detail}`;
+      assert.equal(result.T, c.T, label);
+      assert.equal(result.init, init, label);
+      assert.equal(result.pos, pos, label);
+      const tolerance = 1e-6 * Math.max(1, d / 32); // see tests/test_scenarios.cpp
+      assert.ok(maxDifference(result.weights, c.weights) < tolerance, label);
+    }
   }
+});
+
+test('the map returns the working only with detail all, and the softmax terms always', () => {
+  const all = core.attentionMap({ text: 'To be, or not', init: 'standard', pos: 'rope' });
+  const light = core.attentionMap({
+    text: 'To be, or not',
+    init: 'standard',
+    pos: 'rope',
+    detail: 'weights',
+  });
+  for (const key of ['rawScores', 'scaledScores', 'maskedScores', 'output']) {
+    assert.equal(all[key].length, key === 'output' ? 13 * 24 : 13 * 13, key);
+    assert.equal(light[key], undefined, key);
+  }
+  assert.deepEqual(light.weights, all.weights);
+  assert.equal(light.scale, 1 / Math.sqrt(24));
+  // weight_ij = exp(masked_ij - rowMax_i) / rowSum_i, recomputed here from the masked scores.
+  const { T, maskedScores, rowMax, rowSum, weights } = all;
+  for (let i = 0; i < T; i++) {
+    const row = maskedScores.subarray(i * T, (i + 1) * T);
+    assert.equal(rowMax[i], Math.max(...row), `row ${i} max`);
+    for (let j = 0; j < T; j++) {
+      const weight = Math.exp(row[j] - rowMax[i]) / rowSum[i];
+      assert.ok(Math.abs(weight - weights[i * T + j]) < 1e-6, `weight ${i},${j}`);
+    }
+  }
+});
+
+test('rope leaves the values alone and scores depend only on the distance', () => {
+  const options = { text: 'a'.repeat(12), vectors: 'token', d: 8, scale: { mode: 'none' } };
+  const plain = core.attentionMap(options);
+  const rotated = core.attentionMap({ ...options, pos: 'rope', causal: false });
+  assert.deepEqual(rotated.v, plain.v);
+  const score = (m, n) => rotated.rawScores[m * 12 + n];
+  assert.ok(Math.abs(score(1, 4) - score(6, 9)) < 1e-5);
+  assert.ok(Math.abs(score(0, 0) - score(11, 11)) < 1e-5);
+  assert.ok(Math.abs(score(0, 0) - score(0, 3)) > 1e-3);
+});
+
+test('scale is one { mode, factor } object for the map, the formula and the fused kernel', () => {
+  const base = { text: 'To be, or not', init: 'standard' };
+  assert.equal(core.attentionMap({ ...base, scale: { mode: 'd' } }).scale, 1 / 24);
+  assert.equal(core.attentionMap({ ...base, scale: { mode: 'none' } }).scale, 1);
+  assert.equal(core.attentionMap({ ...base, scale: { mode: 'custom', factor: 0.25 } }).scale, 0.25);
+  const q = core.randn(1, 8),
+    k = core.randn(2, 8),
+    v = core.randn(3, 8);
+  const scale = { mode: 'custom', factor: 2 };
+  const head = core.formula({ q, k, v, T: 4, d: 2, scale });
+  assert.equal(head.scale, 2);
+  assert.ok(maxDifference(core.fused({ q, k, v, T: 4, d: 2, scale }), head.output) < 1e-6);
+});
+
+test('limits and the study budget come from the core', () => {
+  const { limits } = core;
+  assert.equal(limits.maxMapTokens, 1024);
+  assert.equal(limits.maxMapWidth, 1024);
+  assert.equal(limits.maxStudyMultiplyAdds, 4e9);
+  assert.equal(limits.maxSeed, Number.MAX_SAFE_INTEGER);
+  assert.equal(limits.minScaleFactor, 1e-30);
+  // Σ T²·d·draws by hand: 64² · (4 + 8) · 3.
+  assert.equal(core.studyMultiplyAdds({ widths: [4, 8], T: 64, draws: 3 }), 64 * 64 * 12 * 3);
+  assert.throws(
+    () => core.scaleStudy({ widths: [1024], T: 1024, draws: 4 }),
+    /multiply-adds; the limit is/,
+  );
+  assert.ok(
+    core.studyMultiplyAdds({ widths: [1024], T: 1024, draws: 4 }) > limits.maxStudyMultiplyAdds,
+  );
 });
 
 test('the scale demo reproduces the tutorial (0.88 unscaled, 0.11 scaled at d = 256)', () => {
@@ -100,8 +172,24 @@ test('bad input comes back as an Error carrying the core message, and the next c
     [() => core.attentionMap({ text: 'abc', d: 0 }), /d = 0 is outside 1…1024/],
     [() => core.attentionMap({ text: 'abc', d: 2.5 }), /d must be a whole number/],
     [() => core.attentionMap({ text: 'abc', seed: -1 }), /seed = -1 is outside/],
-    [() => core.attentionMap({ text: 'abc', scale: 0 }), /greater than 0/],
-    [() => core.attentionMap({ text: 'abc', scale: 'cube' }), /not one of sqrt, d, none, custom/],
+    [
+      () => core.attentionMap({ text: 'abc', scale: { mode: 'custom', factor: 0 } }),
+      /greater than 0/,
+    ],
+    [() => core.attentionMap({ text: 'abc', scale: { mode: 'custom' } }), /greater than 0/],
+    [
+      () => core.attentionMap({ text: 'abc', scale: { mode: 'cube' } }),
+      /not one of sqrt, d, none, custom/,
+    ],
+    [() => core.attentionMap({ text: 'abc', scale: 'sqrt' }), /scale must be an object/],
+    [() => core.attentionMap({ text: 'abc', init: 'xavier' }), /init "xavier" is not one of/],
+    [() => core.attentionMap({ text: 'abc', pos: 'alibi' }), /pos "alibi" is not one of/],
+    [() => core.attentionMap({ text: 'abc', detail: 'some' }), /detail "some" is not one of/],
+    [
+      () => core.attentionMap({ text: 'abc', d: 5, pos: 'rope' }),
+      /rope needs an even head width d .*d = 5 is odd/,
+    ],
+    [() => core.studyMultiplyAdds({ widths: [0] }), /width = 0 is outside/],
     [() => core.attentionMap({ text: 'x'.repeat(1025) }), /the map shows at most 1024/],
     [
       () =>

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium } from './chromium.mjs';
+import { poll } from './engines/page.mjs';
 
 const chromium = useChromium();
 const browserOf = chromium.browser;
@@ -31,7 +32,9 @@ async function openPage(hash = '') {
     );
   });
   await page.goto(url(hash));
-  await page.waitForSelector('#map-table table');
+  await poll(() => page.$('#map-table table'), {
+    message: 'the map never drew its numbers table',
+  });
   return { page, problems };
 }
 
@@ -100,18 +103,18 @@ const CONTROL_CASES = [
     value: '<img src=x onerror="window.__injected=1">',
     expect: { tokens: 41 },
   },
-  { name: 'd of 0', field: 'd', value: '0', expect: { message: /whole number from 1 to 512/ } },
+  { name: 'd of 0', field: 'd', value: '0', expect: { message: /whole number from 1 to 1024/ } },
   {
     name: 'negative d',
     field: 'd',
     value: '-5',
-    expect: { message: /whole number from 1 to 512/ },
+    expect: { message: /whole number from 1 to 1024/ },
   },
   {
     name: 'huge d',
     field: 'd',
     value: '99999999999999999999',
-    expect: { message: /whole number from 1 to 512/ },
+    expect: { message: /whole number from 1 to 1024/ },
   },
   { name: 'fractional d', field: 'd', value: '2.5', expect: { message: /whole number/ } },
   { name: 'non-numeric d', field: 'd', value: 'twenty', expect: { message: /whole number/ } },
@@ -144,10 +147,9 @@ test('every hostile control input gets its expected outcome and the next valid i
     const before = await mapSignature(page);
     await page.fill(`#map-${c.field}`, c.value);
     if (c.expect.message) {
-      await page.waitForFunction(
-        (field) => document.querySelector(`#map-${field}-message`).textContent !== '',
-        c.field,
-      );
+      await poll(() => page.textContent(`#map-${c.field}-message`), {
+        message: `${c.name}: no message beside the ${c.field} field`,
+      });
       assert.match(await page.textContent(`#map-${c.field}-message`), c.expect.message, c.name);
       assert.equal(
         await mapSignature(page),
@@ -155,21 +157,22 @@ test('every hostile control input gets its expected outcome and the next valid i
         `${c.name}: the last good figure was not kept`,
       );
     } else {
-      await page.waitForFunction(
-        (count) =>
-          document.querySelector('[data-role="summary"]').textContent.startsWith(`${count} tokens`),
-        c.expect.tokens,
-      );
-      assert.equal(await tokenCount(page), c.expect.tokens, c.name);
+      await poll(async () => (await tokenCount(page)) === c.expect.tokens, {
+        message: `${c.name}: the map never showed ${c.expect.tokens} tokens`,
+      });
     }
     await checkHealthy(page, problems, elementsBefore);
     // The very next valid input computes normally and clears the message.
     await page.fill(`#map-${c.field}`, VALID[c.field]);
-    await page.waitForFunction(
-      (field) =>
-        document.querySelector(`#map-${field}-message`).textContent === '' &&
-        document.querySelectorAll('#map-table tbody tr').length === 13,
-      c.field,
+    await poll(
+      () =>
+        page.evaluate(
+          (field) =>
+            document.querySelector(`#map-${field}-message`).textContent === '' &&
+            document.querySelectorAll('#map-table tbody tr').length === 13,
+          c.field,
+        ),
+      { message: `${c.name}: the next valid input did not clear the message and recompute` },
     );
     assert.equal(await page.getAttribute(`#map-${c.field}`, 'aria-invalid'), 'false', c.name);
   }
@@ -219,7 +222,9 @@ test('every hostile link loads with defaults, a visible message and nothing inje
       `${c.name}: scripts changed`,
     );
     await page.fill('#map-d', '8');
-    await page.waitForFunction(() => /d=8/.test(location.hash));
+    await poll(() => page.evaluate(() => /d=8/.test(location.hash)), {
+      message: `${c.name}: the next valid input did not reach the link`,
+    });
     await page.close();
   }
 });
@@ -236,7 +241,10 @@ test('a hundred control changes in a burst end on the last value, computed once 
     const causal = document.querySelector('#map-causal');
     for (let i = 0; i < 51; i++) causal.click(); // odd number of clicks: ends unchecked
   });
-  await page.waitForFunction(() => /d=37/.test(location.hash) && /causal=0/.test(location.hash));
+  await poll(
+    () => page.evaluate(() => /d=37/.test(location.hash) && /causal=0/.test(location.hash)),
+    { message: 'the burst did not end on d = 37 with the mask off' },
+  );
   assert.equal(await page.inputValue('#map-d'), '37');
   await checkHealthy(page, problems, elementsBefore);
   await page.close();

@@ -1,0 +1,58 @@
+// Screenshots of every section of the built page (dist/) at 1280 and 390 px in the light theme,
+// and of the map in the dark one too (its masked triangle must stay visible there), into
+// docs/screenshots/SECTION-WIDTH-THEME.png, plus docs/screenshot.png (the map at 1280, light)
+// for the README. Run after `npm run build`: node scripts/screenshots.mjs
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const root = new URL('../', import.meta.url);
+const out = new URL('docs/screenshots/', root);
+const SECTIONS = [
+  'big-idea',
+  'name-tags',
+  'four-lines',
+  'map',
+  'scale',
+  'proof',
+  'try',
+  'ballgame',
+];
+
+async function shoot(browser, base, width, theme) {
+  const page = await browser.newPage({
+    viewport: { width, height: width > 600 ? 800 : 844 },
+    colorScheme: theme,
+    reducedMotion: 'reduce',
+  });
+  await page.goto(base);
+  await page.waitForSelector('#map-table table');
+  for (const id of theme === 'light' ? SECTIONS : ['map']) {
+    const section = page.locator(`#${id}`);
+    await section.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200); // figures that draw when visible
+    await section.screenshot({ path: new URL(`${id}-${width}-${theme}.png`, out).pathname });
+  }
+  if (width === 1280 && theme === 'light') {
+    await page
+      .locator('#map .figure')
+      .screenshot({ path: new URL('docs/screenshot.png', root).pathname });
+  }
+  await page.close();
+}
+
+mkdirSync(out, { recursive: true });
+const server = await serve(new URL('dist/', root).pathname, 0);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
+try {
+  const base = `http://127.0.0.1:${server.address().port}/index.html`;
+  for (const width of [1280, 390]) {
+    for (const theme of ['light', 'dark']) await shoot(browser, base, width, theme);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}

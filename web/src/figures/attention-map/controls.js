@@ -1,0 +1,129 @@
+// The map's controls: their markup, the dispatches they send, and how they follow the
+// store's requested state (a control holding a rejected value is left alone, so the person
+// can fix it; its message shows beside it).
+import { compact } from '../../lib/format.js';
+
+export function controlsMarkup(limits) {
+  return `
+  <div class="control wide">
+    <label for="map-text">Text</label>
+    <textarea id="map-text" rows="1" spellcheck="false" aria-describedby="map-text-message map-text-note"></textarea>
+    <div class="message" id="map-text-message" aria-live="polite"></div>
+    <div class="action-note" id="map-text-note" data-role="text-note" hidden></div>
+  </div>
+  <div class="control">
+    <label for="map-tokens">One token per</label>
+    <select id="map-tokens">
+      <option value="chars">characters</option>
+      <option value="words">words</option>
+    </select>
+  </div>
+  <div class="control">
+    <label for="map-vectors">One vector per</label>
+    <select id="map-vectors">
+      <option value="position">position</option>
+      <option value="token">token</option>
+    </select>
+  </div>
+  <div class="control">
+    <label for="map-d">Head width d (1–${limits.maxMapWidth})</label>
+    <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message">
+    <div class="message" id="map-d-message" aria-live="polite"></div>
+  </div>
+  <div class="control">
+    <label for="map-seed">Seed</label>
+    <input id="map-seed" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-seed-message">
+    <div class="message" id="map-seed-message" aria-live="polite"></div>
+  </div>
+  <div class="control">
+    <label for="map-scale">Scale scores by</label>
+    <select id="map-scale" aria-describedby="map-scale-message">
+      <option value="sqrt">1/√d (standard)</option>
+      <option value="d">1/d</option>
+      <option value="none">nothing</option>
+      <option value="custom">my factor</option>
+    </select>
+    <div class="control-row" data-role="factor-control">
+      <label class="sr-only" for="map-factor">Factor</label>
+      <input id="map-factor" type="range" min="-3" max="1" step="0.01" aria-describedby="map-scale-message">
+      <output for="map-factor" id="map-factor-value"></output>
+    </div>
+    <div class="message" id="map-scale-message" aria-live="polite"></div>
+  </div>
+  <div class="control">
+    <label for="map-init">Weight recipe</label>
+    <select id="map-init">
+      <option value="tutorial">tutorial</option>
+      <option value="standard">standard</option>
+    </select>
+    <span class="hint">Wq, Wk = 0.5·randn or randn/√d</span>
+  </div>
+  <div class="control">
+    <label for="map-pos">Positions</label>
+    <select id="map-pos" aria-describedby="map-pos-message">
+      <option value="none">none</option>
+      <option value="sinusoidal">sinusoidal</option>
+      <option value="rope">RoPE</option>
+    </select>
+    <div class="message" id="map-pos-message" aria-live="polite"></div>
+  </div>
+  <div class="control checkboxes">
+    <span class="label">Mask</span>
+    <label><input id="map-causal" type="checkbox"> Causal mask</label>
+  </div>`;
+}
+
+const factorFromSlider = (slider) => Number((10 ** Number(slider.value)).toPrecision(3));
+
+// Wires every control to dispatch; returns the inputs by field name.
+export function wireControls(root, dispatch) {
+  const $ = (id) => root.querySelector(`#map-${id}`);
+  const inputs = Object.fromEntries(
+    ['text', 'tokens', 'd', 'seed', 'scale', 'factor', 'vectors', 'causal', 'init', 'pos'].map(
+      (field) => [field, $(field)],
+    ),
+  );
+  const set = (fields) => dispatch({ type: 'set', fields });
+  for (const field of ['text', 'd', 'seed']) {
+    inputs[field].addEventListener('input', () => set({ [field]: inputs[field].value }));
+  }
+  for (const field of ['tokens', 'vectors', 'init', 'pos']) {
+    inputs[field].addEventListener('change', () => set({ [field]: inputs[field].value }));
+  }
+  inputs.causal.addEventListener('change', () => set({ causal: inputs.causal.checked }));
+  const customScale = () => ({ mode: 'custom', factor: factorFromSlider(inputs.factor) });
+  inputs.scale.addEventListener('change', () => {
+    const mode = inputs.scale.value;
+    set({ scale: mode === 'custom' ? customScale() : { mode, factor: 1 } });
+  });
+  inputs.factor.addEventListener('input', () => set({ scale: customScale() }));
+  return inputs;
+}
+
+function setValue(input, value, rejected) {
+  if (!rejected && input.value !== value) input.value = value;
+}
+
+// Follows the requested state; errors: { field: message } from the snapshot.
+export function syncControls(root, inputs, state, errors) {
+  setValue(inputs.text, state.text, errors.text);
+  setValue(inputs.d, String(state.d), errors.d);
+  setValue(inputs.seed, String(state.seed), errors.seed);
+  for (const field of ['tokens', 'vectors', 'init', 'pos']) inputs[field].value = state[field];
+  inputs.causal.checked = state.causal;
+  const custom = state.scale.mode === 'custom';
+  inputs.scale.value = state.scale.mode;
+  // The factor slider keeps its room while hidden, so choosing it never pushes the map.
+  root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
+  inputs.factor.disabled = !custom;
+  if (custom && document.activeElement !== inputs.factor) {
+    inputs.factor.value = String(Math.log10(state.scale.factor));
+  }
+  root.querySelector('#map-factor-value').textContent = custom
+    ? `× ${compact(state.scale.factor)}`
+    : '';
+  for (const field of ['text', 'd', 'seed', 'scale', 'pos']) {
+    root.querySelector(`#map-${field}-message`).textContent = errors[field] || '';
+    inputs[field].setAttribute('aria-invalid', errors[field] ? 'true' : 'false');
+  }
+}

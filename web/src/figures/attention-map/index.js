@@ -1,0 +1,163 @@
+// The live attention map: wires the model (model.js), its drawing (render.js) and its
+// controls (controls.js) to the store. Hover, focus, arrow keys and taps dispatch the
+// highlighted cell; every figure showing that query/key pair highlights it.
+import './attention-map.css';
+import '../experiments/experiments.css';
+import { downloadCanvas, downloadCsv } from '../../lib/download.js';
+import { numbersToggle } from '../../lib/numbers-toggle.js';
+import { cellAt } from '../../lib/grid.js';
+import { attachGridCursor } from '../../lib/grid-cursor.js';
+import { noteFor } from '../experiments/model.js';
+import { baselineOf } from '../experiments/baseline.js';
+import { renderNote } from '../experiments/render.js';
+import { controlsMarkup, syncControls, wireControls } from './controls.js';
+import { csvRows, exportTitle, inspectCell, mapModel, table } from './model.js';
+import * as render from './render.js';
+
+const MARKUP = (limits) => `
+  <div class="notice" data-role="notices" hidden></div>
+  <div class="map-layout">
+    <div class="map-stage">
+      <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas></div>
+      <div class="readout" data-role="inspector" aria-live="polite"></div>
+    </div>
+    <div class="map-side">
+      <div class="experiment-note" data-role="experiment-note" aria-live="polite" hidden></div>
+      <div class="action-note recipe-note" data-role="recipe-note" hidden></div>
+      <div class="controls">${controlsMarkup(limits)}</div>
+    </div>
+  </div>
+  <p class="map-summary" data-role="summary"></p>
+  <div class="button-row">
+    <button type="button" data-role="toggle-table" aria-expanded="false" aria-controls="map-table">Show numbers</button>
+    <button type="button" data-role="png">Download PNG</button>
+    <button type="button" data-role="csv">Download weights CSV</button>
+  </div>
+  <div class="table-scroll sr-only" id="map-table" data-role="table-wrap" role="region" aria-label="Attention weights table"></div>`;
+
+function pointerCell(canvas, box, T, event) {
+  const rect = canvas.getBoundingClientRect();
+  return cellAt(box, T, event.clientX - rect.left, event.clientY - rect.top);
+}
+
+const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
+
+// The canvas and its cached bitmap (coloured once per result; hover only rescales it).
+function canvasView(canvas) {
+  let drawn = { result: null, bitmap: null, box: null };
+  return {
+    draw(snapshot) {
+      const model = snapshot && mapModel(snapshot);
+      if (!model) return;
+      const { state, result, highlight } = snapshot;
+      if (drawn.result !== result) drawn = { result, bitmap: render.heatBitmap(result, model.top) };
+      drawn.box = render.drawMap(canvas, {
+        state,
+        result,
+        ...model,
+        bitmap: drawn.bitmap,
+        highlight,
+      });
+      performance.mark('map-drawn'); // read by bench/page-speed.mjs
+    },
+    box: () => drawn.box,
+  };
+}
+
+// The numbers table: thousands of cells, so built in the task after the frame that drew the map.
+function tableView(wrap) {
+  let timer = 0;
+  const markScrolling = () =>
+    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1);
+  return {
+    show(result, highlight) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const model = table(result);
+        wrap.replaceChildren(render.tableCaption(model), render.buildTable(model));
+        render.highlightTable(wrap.querySelector('table'), highlight);
+        markScrolling();
+      }, 0);
+    },
+    highlight: (highlight) => render.highlightTable(wrap.querySelector('table'), highlight),
+    markScrolling,
+    destroy: () => clearTimeout(timer),
+  };
+}
+
+function wireExports($, canvas, current) {
+  numbersToggle($('toggle-table'), $('table-wrap'));
+  $('png').addEventListener('click', () =>
+    downloadCanvas(render.exportCanvas(canvas, exportTitle(current().state)), 'attention-map.png'),
+  );
+  $('csv').addEventListener('click', () =>
+    downloadCsv(csvRows(current().result), 'attention-weights.csv'),
+  );
+}
+
+export function mount(element, { core, dispatch }) {
+  const root = document.createElement('div');
+  root.className = 'attention-map';
+  root.innerHTML = MARKUP(core.limits); // static markup; typed text only ever goes through .value/.textContent
+  element.insertBefore(root, element.querySelector('figcaption'));
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const canvas = root.querySelector('.map-canvas');
+  const inputs = wireControls(root, dispatch);
+  const view = canvasView(canvas);
+  const numbers = tableView($('table-wrap'));
+  let snapshot = null;
+
+  function update(next) {
+    const previous = snapshot;
+    snapshot = next;
+    syncControls(root, inputs, next.requested, next.errors);
+    render.renderNotices($('notices'), next.notices, dispatch);
+    const model = mapModel(next);
+    if (!model) return;
+    render.renderActionNote($('recipe-note'), model.recipe, dispatch);
+    render.renderActionNote($('text-note'), model.textNote, dispatch);
+    const note = noteFor(next, (experiment) => baselineOf(core, experiment));
+    renderNote($('experiment-note'), note, next.result.tokens);
+    if (previous?.result !== next.result) {
+      render.renderSegments($('summary'), model.summary);
+      canvas.setAttribute('aria-label', model.ariaLabel);
+      numbers.show(next.result, next.highlight);
+    }
+    if (previous?.result === next.result && previous?.highlight === next.highlight) return;
+    view.draw(next);
+    $('inspector').textContent = next.highlight
+      ? inspectCell(next.state, next.result, next.highlight)
+      : IDLE_READOUT;
+    numbers.highlight(next.highlight);
+  }
+
+  // The readout answers at once; the store's next snapshot then highlights the pair everywhere.
+  const detachCursor = attachGridCursor(canvas, {
+    size: () => (view.box() && snapshot?.result ? snapshot.result.T : 0),
+    cellUnder: (event) => pointerCell(canvas, view.box(), snapshot.result.T, event),
+    pick(cell) {
+      const pair = cell && { query: cell.row, key: cell.col };
+      if (pair) $('inspector').textContent = inspectCell(snapshot.state, snapshot.result, pair);
+      dispatch({ type: 'highlight', ...(pair ?? { query: null }) });
+    },
+  });
+  wireExports($, canvas, () => snapshot);
+  $('toggle-table').addEventListener('click', () => requestAnimationFrame(numbers.markScrolling));
+  const redraw = () => view.draw(snapshot);
+  const resize = new ResizeObserver(() => {
+    redraw();
+    numbers.markScrolling();
+  });
+  resize.observe(canvas.parentElement);
+  document.addEventListener('themechange', redraw);
+  return {
+    update,
+    destroy() {
+      numbers.destroy();
+      detachCursor();
+      resize.disconnect();
+      document.removeEventListener('themechange', redraw);
+      root.remove(); // the canvas and controls go with their listeners
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// "Things to try": one button per experiment. A click sets the map's whole state in one
+// dispatch and brings the map into view; the note (model.js) shows beside the map and here.
+import './experiments.css';
+import { EXPERIMENTS, noteFor } from './model.js';
+import { baselineOf } from './baseline.js';
+import { renderNote } from './render.js';
+
+function showMap() {
+  const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document
+    .querySelector('#map .map-canvas-wrap')
+    ?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+}
+
+export function mount(element, { core, dispatch }) {
+  const root = document.createElement('div');
+  root.className = 'experiments';
+  const buttons = document.createElement('div');
+  buttons.className = 'button-row';
+  const note = document.createElement('div');
+  note.className = 'experiment-note';
+  note.setAttribute('aria-live', 'polite');
+  note.hidden = true;
+  root.append(buttons, note);
+  element.prepend(root);
+
+  for (const experiment of EXPERIMENTS) {
+    const button = Object.assign(document.createElement('button'), {
+      type: 'button',
+      textContent: experiment.title,
+    });
+    button.dataset.experiment = experiment.id;
+    button.setAttribute('aria-pressed', 'false');
+    button.addEventListener('click', () => {
+      dispatch({ type: 'set', fields: experiment.state, experiment: experiment.id });
+      showMap();
+    });
+    buttons.append(button);
+  }
+
+  return {
+    update(snapshot) {
+      const shown = noteFor(snapshot, (experiment) => baselineOf(core, experiment));
+      for (const button of buttons.children) {
+        button.setAttribute('aria-pressed', String(button.dataset.experiment === shown?.id));
+      }
+      renderNote(note, shown, snapshot.result?.tokens ?? []);
+    },
+    destroy: () => root.remove(),
+  };
+}

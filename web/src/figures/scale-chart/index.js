@@ -1,0 +1,203 @@
+// Section 5, "Why divide by √d": average peak attention weight (or entropy) against head
+// width for no scaling, 1/√d and 1/d, from core.scaleStudy().
+//
+// Its controls (tutorial or averaged data, peak or entropy, draws, T, seed, mask) are this
+// chart's own view state, kept here and not in the shared store: they describe a separate
+// study of random queries and keys, not the map's sentence, so they neither belong in the
+// map's link nor should they make the map recompute. The map's snapshot changes nothing here.
+import { downloadCanvas, downloadCsv } from '../../lib/download.js';
+import { numbersToggle } from '../../lib/numbers-toggle.js';
+import './scale-chart.css';
+import { createChart, drawChart, readColors } from './canvas.js';
+import { exportCanvas } from './export.js';
+import * as model from './model.js';
+import { buildFigure, writeControls, writeHeadline, writeMessages, writeTable } from './render.js';
+
+let uid = 0;
+const CACHE_SIZE = 24; // studies kept, so switching back to one is instant
+
+// The multiply-adds a study needs: the core's own count when it offers one.
+function studyWork(core) {
+  if (typeof core.studyMultiplyAdds === 'function') return (s) => core.studyMultiplyAdds(s);
+  return ({ T, widths, draws }) => T * T * draws * widths.reduce((sum, d) => sum + d, 0);
+}
+
+// Runs the study the view asks for, at most once per animation frame, the averaged one
+// only once the figure is on screen; keeps recent studies so switching back is instant.
+function createRunner(core, parts, getView, show) {
+  const limits = core.limits;
+  const work = studyWork(core);
+  const cache = new Map();
+  const timers = { delay: 0, frame: 0, compute: 0 };
+  const seen = { visible: typeof IntersectionObserver !== 'function', pending: false };
+
+  function refuse(messages) {
+    writeMessages(parts.controls.fields, messages);
+    parts.status.textContent = 'Showing the last good result; fix the value marked above.';
+  }
+
+  function compute(settings, key) {
+    parts.canvasWrap.classList.remove('is-busy');
+    const started = performance.now();
+    try {
+      const entry = { study: core.scaleStudy(settings), settings, ms: performance.now() - started };
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
+      cache.set(key, entry);
+      show(entry);
+    } catch (error) {
+      refuse({ [model.blamedField(getView())]: error.message }); // the core's own message
+    }
+  }
+
+  function run() {
+    timers.frame = 0;
+    const view = getView();
+    const { errors, settings } = model.settingsFor(view, limits);
+    if (!settings) return refuse(errors);
+    const tooMuch = model.budgetMessage(settings, limits.maxStudyMultiplyAdds, work);
+    if (tooMuch) return refuse({ [model.blamedField(view)]: tooMuch });
+    writeMessages(parts.controls.fields, {});
+    const key = model.settingsKey(settings);
+    if (cache.has(key)) return show(cache.get(key));
+    // The averaged study is heavy (hundreds of millions of multiply-adds): only when seen.
+    seen.pending = settings.mode === 'averaged' && !seen.visible;
+    if (seen.pending) return;
+    parts.canvasWrap.classList.add('is-busy');
+    parts.status.textContent = 'Computing…';
+    // Let "Computing…" paint before the core blocks the main thread.
+    clearTimeout(timers.compute);
+    timers.compute = setTimeout(
+      () => compute(settings, key),
+      settings.mode === 'averaged' ? 16 : 0,
+    );
+  }
+
+  // Coalesce: any number of changes within `delay` ms, then one animation frame, one study.
+  function schedule(delay = 0) {
+    clearTimeout(timers.delay);
+    const queue = () => {
+      if (!timers.frame) timers.frame = requestAnimationFrame(run);
+    };
+    if (delay > 0) timers.delay = setTimeout(queue, delay);
+    else queue();
+  }
+
+  const observer = seen.visible
+    ? null
+    : new IntersectionObserver(
+        (entries) => {
+          seen.visible = entries.some((entry) => entry.isIntersecting);
+          if (seen.visible && seen.pending) schedule(0);
+        },
+        { rootMargin: '200px 0px' },
+      );
+  observer?.observe(parts.root);
+
+  return {
+    schedule,
+    stop() {
+      cancelAnimationFrame(timers.frame);
+      clearTimeout(timers.delay);
+      clearTimeout(timers.compute);
+      observer?.disconnect();
+    },
+  };
+}
+
+export function mount(element, { core }) {
+  uid += 1;
+  const parts = buildFigure(element, `scale-chart-${uid}`);
+  let view = { ...model.INITIAL_VIEW };
+  let shown = { study: null, settings: null, measure: view.measure, colors: {}, axes: null };
+  shown.colors = readColors(parts.root);
+
+  const readout = (index) => {
+    parts.readout.textContent = model.readoutText(shown.study, shown.settings, view.measure, index);
+  };
+  const chart = createChart(parts.canvas, () => shown, readout);
+
+  function show({ study, settings, ms }) {
+    const { measure } = view;
+    shown = { ...shown, study, settings, measure, axes: model.axes(study, settings, measure) };
+    drawChart(chart, shown);
+    parts.legend.bandKey.hidden = !(settings.draws > 1);
+    parts.legend.uniformText.textContent = model.uniformLabel(settings, measure);
+    writeHeadline(parts.headline, model.headline(study, settings, measure));
+    parts.trend.textContent = model.trendSentence(study, measure);
+    parts.canvas.setAttribute('aria-label', model.describe(study, settings, measure));
+    writeTable(parts.table, model.tableModel(study, settings, measure));
+    readout(-1);
+    parts.status.textContent = model.statusText(settings, ms);
+  }
+
+  const runner = createRunner(core, parts, () => view, show);
+  function change(patch, delay = 0) {
+    view = { ...view, ...patch, raw: { ...view.raw, ...patch.raw } };
+    writeControls(parts.controls, view);
+    parts.tutorialNote.hidden = view.mode !== 'tutorial';
+    runner.schedule(delay);
+  }
+
+  const fileName = (extension) =>
+    `${model.fileStem(shown.settings)}${extension === 'png' ? `-${view.measure}` : ''}.${extension}`;
+  const cleanups = wire(parts, {
+    change,
+    onTheme: () => {
+      shown.colors = readColors(parts.root);
+      if (shown.study) drawChart(chart, shown);
+    },
+    png: () =>
+      shown.study && downloadCanvas(exportCanvas(chart, parts.canvas, shown), fileName('png')),
+    csv: () =>
+      shown.study && downloadCsv(model.csvRows(shown.study, shown.settings), fileName('csv')),
+  });
+
+  change({}); // the tutorial's study is small (2 million multiply-adds): at once
+
+  return {
+    update() {}, // the map's state does not change this study
+    destroy() {
+      runner.stop();
+      for (const cleanup of cleanups) cleanup();
+      chart.destroy();
+      parts.root.remove();
+    },
+  };
+}
+
+const SLIDER_TO_VALUE = { draws: (v) => v, T: (v) => 2 ** v };
+
+// Every listener of the figure; returns the functions that remove them.
+function wire(parts, { change, onTheme, png, csv }) {
+  const { controls, buttons } = parts;
+  const cleanups = [];
+  const listen = (target, type, handler) => {
+    target.addEventListener(type, handler);
+    cleanups.push(() => target.removeEventListener(type, handler));
+  };
+  for (const [mode, input] of Object.entries(controls.mode.inputs))
+    listen(input, 'change', () => input.checked && change({ mode }));
+  for (const [measure, input] of Object.entries(controls.measure.inputs))
+    listen(input, 'change', () => input.checked && change({ measure }));
+  for (const [field, { input, range }] of Object.entries(controls.fields)) {
+    listen(input, 'input', () =>
+      change({ raw: { [field]: input.value }, lastChanged: field }, 400),
+    );
+    listen(input, 'change', () => change({}, 0));
+    if (!range) continue;
+    const fromSlider = (delay) => () => {
+      const value = String(SLIDER_TO_VALUE[field](Number(range.value)));
+      change({ raw: { [field]: value }, lastChanged: field }, delay);
+    };
+    listen(range, 'input', fromSlider(300)); // dragging: the box follows, the study waits
+    listen(range, 'change', fromSlider(60)); // released (or a key press): soon
+  }
+  listen(controls.causal, 'change', () =>
+    change({ causal: controls.causal.checked, lastChanged: 'causal' }),
+  );
+  numbersToggle(buttons.toggle, parts.tableBox);
+  listen(buttons.png, 'click', png);
+  listen(buttons.csv, 'click', csv);
+  listen(document, 'themechange', onTheme);
+  return cleanups;
+}

@@ -1,0 +1,102 @@
+// Plain-words definitions of the page's terms, and a small hover/focus/tap component that
+// shows one beside its word. One source: the narrative marks a word with
+// <span class="term" data-term="entropy">entropy</span> (readable as plain text with
+// JavaScript off), figures call termElement('entropy'); both end up as a button that opens
+// its definition on hover, keyboard focus or a tap, and closes with Escape or a second tap.
+
+export const GLOSSARY = Object.freeze({
+  'dot product':
+    'Multiply two lists of numbers position by position and add it all up. Big when the two lists point the same way.',
+  softmax:
+    'Turns any row of scores into weights: each score is exponentiated, then divided by the total, so the weights are positive and add up to 1.',
+  entropy:
+    'How spread out a row of weights is. 0 means all attention on one token; larger means it is shared among more tokens.',
+  nats: 'The unit of entropy when it is measured with the natural logarithm (ln) instead of log base 2 (bits).',
+  'effective tokens':
+    'How many tokens a row really listens to: e raised to the entropy. Equal weights on 4 tokens give exactly 4.',
+  'peak weight': 'The largest weight in a row: the share of attention its favourite token gets.',
+  variance:
+    'The average squared distance of random numbers from their mean. Its square root, the spread, is their typical size.',
+  gradient:
+    'How much the output would change if a number inside changed a little. Training follows it; where it is near 0, learning stalls.',
+  'fused kernel':
+    'One routine that computes attention tile by tile without ever storing the whole table of scores, to save memory.',
+  float64:
+    'Numbers stored with 64 bits (about 16 correct digits). The page computes in float32 (about 7 digits) and checks against float64.',
+  float32:
+    'Numbers stored with 32 bits: about 7 correct digits, what GPUs and this page compute in.',
+  'causal mask':
+    'The rule that a token may not look at tokens after it: their scores become −∞, so their weights are exactly 0.',
+  'head width':
+    'd, how many numbers each query and key holds. Wider heads can describe more, and their dot products grow larger.',
+  seed: 'The starting number of the random generator: the same seed always draws the same random numbers.',
+  'positional encoding':
+    'Information about where a token stands in the text, added to it or applied to its query and key.',
+  RoPE: 'Rotary position embedding: turns each pair of numbers in q and k by an angle set by the position, so scores depend on the distance between tokens.',
+});
+
+let counter = 0;
+
+function closeOnEscape(event, open) {
+  if (event.key === 'Escape') open(false);
+}
+
+// Makes `button` (holding the term's words) open its definition. Returns the wrapper.
+function attach(wrapper, button, name) {
+  const definition = document.createElement('span');
+  counter += 1;
+  definition.id = `term-definition-${counter}`;
+  definition.className = 'term-definition';
+  definition.setAttribute('role', 'tooltip');
+  definition.textContent = GLOSSARY[name];
+  definition.hidden = true;
+  button.setAttribute('aria-describedby', definition.id);
+  button.setAttribute('aria-expanded', 'false');
+  let pinned = false;
+  const open = (shown) => {
+    definition.hidden = !shown;
+    button.setAttribute('aria-expanded', String(shown));
+    if (!shown) pinned = false;
+  };
+  button.addEventListener('click', () => {
+    pinned = !pinned;
+    open(pinned);
+  });
+  button.addEventListener('pointerenter', () => open(true));
+  button.addEventListener('pointerleave', () => pinned || open(false));
+  button.addEventListener('focus', () => open(true));
+  button.addEventListener('blur', () => open(false));
+  button.addEventListener('keydown', (event) => closeOnEscape(event, open));
+  wrapper.append(definition);
+  return wrapper;
+}
+
+// A term for a figure's own text: <span class="term-wrap"><button class="term">…</button>…</span>
+export function termElement(name, words = name) {
+  const wrapper = document.createElement('span');
+  wrapper.className = 'term-wrap';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'term';
+  button.textContent = words;
+  wrapper.append(button);
+  return attach(wrapper, button, name);
+}
+
+// Upgrades every <span class="term" data-term="…"> of the narrative in place.
+export function setupGlossary(root) {
+  for (const span of root.querySelectorAll('span.term[data-term]')) {
+    const name = span.dataset.term;
+    if (!GLOSSARY[name]) continue;
+    span.replaceWith(termElement(name, span.textContent));
+  }
+}
+
+// Renders model text segments: strings stay text, { term, text } become glossary terms.
+export function segmentsToNodes(segments) {
+  return segments.map((segment) =>
+    typeof segment === 'string'
+      ? document.createTextNode(segment)
+      : termElement(segment.term, segment.text ?? segment.term),
+  );
+}

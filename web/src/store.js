@@ -1,0 +1,159 @@
+// The one shared store. It holds the map's state, the last good core.attentionMap() result for
+// it, the messages to show, and the highlighted query/key pair. Figures change it only through
+// dispatch(action); every action of a frame is coalesced into one computation and one frozen
+// snapshot per animation frame, handed to each subscriber.
+//
+// Actions:
+//   { type: 'set', fields: { d: '64', causal: false, … }, experiment? }  checked by state.js
+//   { type: 'load', hash }                       a whole new state from a link
+//   { type: 'highlight', query, key }            query: null clears it
+//   { type: 'dismissNotices' }
+//
+// Two states are kept: `requested` (what the controls show, every field that passed its own
+// check) and `state` (what the map shows, the last one the core computed). They differ while a
+// check that needs two fields fails (RoPE with an odd d) or the core rejects the request: the
+// message goes beside the control and the last good figure stays.
+import { createChecks, crossCheck, DEFAULT_STATE, lessonRule, parseHash } from './state.js';
+
+// Which control a core message belongs beside: the scale's own range, or else the text
+// (the core's other refusals are about how many tokens the text makes).
+const coreErrorField = (message) => (/scale|factor/i.test(message) ? 'scale' : 'text');
+
+// Applies the fields that pass their checks; the others get their message in fieldErrors.
+function applyFields(store, fields) {
+  const next = { ...store.requested };
+  const changed = [];
+  for (const [key, raw] of Object.entries(fields)) {
+    const checked = store.checks[key] ? store.checks[key](raw) : { error: `unknown field ${key}` };
+    const { [key]: _previous, ...others } = store.fieldErrors;
+    store.fieldErrors = 'error' in checked ? { ...others, [key]: checked.error } : others;
+    if ('error' in checked) continue;
+    next[key] = checked.value;
+    changed.push(key);
+  }
+  return { next, changed };
+}
+
+const HANDLERS = {
+  set(store, action) {
+    const { next, changed } = applyFields(store, action.fields);
+    if (!changed.length && !action.experiment) return;
+    const lesson = lessonRule(next, changed);
+    if (lesson.switched) store.recipeSwitched = true;
+    else if (changed.includes('init') || action.experiment) store.recipeSwitched = false;
+    store.experiment = action.experiment ?? null;
+    store.requested = Object.freeze(lesson.state);
+  },
+  load(store, action) {
+    const loaded = parseHash(action.hash, store.checks);
+    Object.assign(store, {
+      requested: loaded.state,
+      notices: loaded.messages,
+      fieldErrors: {},
+      experiment: null,
+      recipeSwitched: false,
+    });
+  },
+  highlight(store, action) {
+    const cleared = action.query === null || action.query === undefined;
+    store.highlight = cleared ? null : Object.freeze({ query: action.query, key: action.key });
+  },
+  dismissNotices(store) {
+    store.notices = [];
+  },
+};
+
+function compute(store, core) {
+  store.attempted = store.requested;
+  const started = performance.now();
+  try {
+    store.result = Object.freeze(core.attentionMap(store.requested));
+    store.computeMs = performance.now() - started;
+    store.state = store.requested;
+    store.coreError = null;
+  } catch (error) {
+    store.coreError = { field: coreErrorField(error.message), message: error.message };
+    // A link the core refuses at the very start: no last good figure to keep, so the
+    // tutorial's figure is shown and a notice says why.
+    if (store.state === null) {
+      store.notices = [
+        ...store.notices,
+        `The link's map could not be computed: ${error.message} Showing the tutorial's figure.`,
+      ];
+      store.coreError = null;
+      store.requested = DEFAULT_STATE;
+      compute(store, core);
+    }
+  }
+}
+
+function errorsOf(store, cross) {
+  const all = { ...cross, ...store.fieldErrors };
+  const { coreError } = store;
+  if (coreError && !all[coreError.field]) all[coreError.field] = coreError.message;
+  return Object.freeze(all);
+}
+
+function snapshotOf(store, cross) {
+  const { result, highlight } = store;
+  if (highlight && result && (highlight.query >= result.T || highlight.key >= result.T)) {
+    store.highlight = null; // the map shrank under it
+  }
+  return Object.freeze({
+    state: store.state,
+    requested: store.requested,
+    result,
+    errors: errorsOf(store, cross),
+    notices: Object.freeze([...store.notices]),
+    highlight: store.highlight,
+    experiment: store.experiment,
+    recipeSwitched: store.recipeSwitched,
+    computeMs: store.computeMs,
+  });
+}
+
+export function createStore(core, { hash = '', requestFrame = requestAnimationFrame } = {}) {
+  const checks = createChecks(core.limits);
+  const parsed = parseHash(hash, checks);
+  const store = {
+    checks,
+    requested: parsed.state,
+    state: null, // the last state the core computed
+    attempted: null, // the requested state last handed to the core
+    result: null,
+    computeMs: 0,
+    fieldErrors: {},
+    coreError: null, // { field, message }
+    notices: parsed.messages,
+    highlight: null,
+    experiment: null, // id of the experiment whose whole state the map shows
+    recipeSwitched: false, // the lesson rule chose the standard recipe for the learner
+  };
+  const listeners = new Set();
+  let frame = 0;
+  let snapshot = null;
+
+  function publish() {
+    frame = 0;
+    const cross = crossCheck(store.requested);
+    if (Object.keys(cross).length === 0 && store.requested !== store.attempted) {
+      compute(store, core);
+    }
+    snapshot = snapshotOf(store, cross);
+    for (const listener of listeners) listener(snapshot);
+  }
+
+  return {
+    dispatch(action) {
+      HANDLERS[action.type](store, action);
+      if (!frame) frame = requestFrame(publish);
+    },
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    // The first computation runs at once, so the first map appears without waiting a frame.
+    start: publish,
+  };
+}

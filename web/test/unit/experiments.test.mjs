@@ -1,0 +1,99 @@
+// The experiments' notes on the real core (the wasm build, in Node): each experiment sets the
+// whole state, and every claim its note makes holds for the numbers the note quotes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { wrap } from '../../src/core.js';
+import { fixed, scientific } from '../../src/lib/format.js';
+import { FIELDS } from '../../src/state.js';
+import {
+  diagonalSpread,
+  EXPERIMENTS,
+  noteFor,
+  rowDifference,
+} from '../../src/figures/experiments/model.js';
+
+const require = createRequire(import.meta.url);
+const core = wrap(await require('../../../build/wasm/attention-core.js')());
+
+function noteOf(experiment) {
+  const result = core.attentionMap(experiment.state);
+  const baseline = experiment.baseline && core.attentionMap(experiment.baseline);
+  const snapshot = { state: experiment.state, result, experiment: experiment.id };
+  return { result, note: noteFor(snapshot, () => baseline) };
+}
+
+test('every experiment sets every field of the state, and so does its baseline', () => {
+  for (const experiment of EXPERIMENTS) {
+    assert.deepEqual(Object.keys(experiment.state).sort(), [...FIELDS].sort(), experiment.id);
+    if (experiment.baseline) {
+      assert.deepEqual(Object.keys(experiment.baseline).sort(), [...FIELDS].sort(), experiment.id);
+    }
+  }
+});
+
+test('experiments about scale run on the standard recipe', () => {
+  for (const id of ['widen', 'inverse-d', 'unscaled']) {
+    const experiment = EXPERIMENTS.find((candidate) => candidate.id === id);
+    assert.equal(experiment.state.init, 'standard', id);
+    assert.equal(experiment.baseline.init, 'standard', id);
+  }
+});
+
+test('every claim of every note holds on the numbers it quotes', () => {
+  for (const experiment of EXPERIMENTS) {
+    const { note } = noteOf(experiment);
+    for (const [claim, holds] of Object.entries(note.claims)) {
+      assert.equal(holds, true, `${experiment.id}: ${claim} ${JSON.stringify(note.numbers)}`);
+    }
+  }
+});
+
+test('each note quotes its live number and its baseline as printed', () => {
+  const quoted = {
+    unmask: (n) => [
+      fixed(n.future * 100, 0),
+      fixed(n.futureBefore * 100, 0),
+      fixed(n.now, 2),
+      fixed(n.before, 2),
+    ],
+    'same-token': (n) => [fixed(n.queryGap, 4), fixed(n.weightGap, 4)],
+    'same-token-sinusoidal': (n) => [
+      fixed(n.queryGap, 3),
+      fixed(n.weightGap, 3),
+      fixed(n.before, 4),
+    ],
+    'same-token-rope': (n) => [fixed(n.weightGap, 3), fixed(n.before, 4)],
+    'rope-distance': (n) => [scientific(n.now * 100, 1), fixed(n.before * 100, 0)],
+    widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
+    'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
+    unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
+    tutorial: () => [],
+  };
+  for (const experiment of EXPERIMENTS) {
+    const { note } = noteOf(experiment);
+    for (const number of quoted[experiment.id](note.numbers)) {
+      assert.ok(
+        note.text.includes(number),
+        `${experiment.id} does not quote ${number}: ${note.text}`,
+      );
+    }
+  }
+});
+
+test('without the mask the two “the” rows are identical, weights and queries, side by side', () => {
+  const { result, note } = noteOf(EXPERIMENTS.find((experiment) => experiment.id === 'same-token'));
+  assert.deepEqual(result.tokens, ['the', 'cat', 'saw', 'the', 'dog']);
+  assert.equal(note.rows.length, 2);
+  assert.deepEqual(note.rows[0].weights, note.rows[1].weights);
+  assert.deepEqual(note.rows[0].query, note.rows[1].query);
+});
+
+test('row differences and diagonal spread on hand-made matrices', () => {
+  assert.equal(rowDifference([1, 2, 3, 1, 2.5, 3], 3, 0, 1), 0.5);
+  // Scores that depend only on i - j (a Toeplitz matrix) have no spread along a diagonal.
+  const toeplitz = { T: 3, rawScores: [4, 1, 0, 2, 4, 1, -1, 2, 4] };
+  assert.equal(diagonalSpread(toeplitz), 0);
+  const placed = { T: 2, rawScores: [4, 0, 0, 2] };
+  assert.equal(diagonalSpread(placed), 0.5);
+});

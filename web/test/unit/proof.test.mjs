@@ -1,0 +1,55 @@
+// The proof panel's model: the tutorial's lines verbatim, and the sentences built from a
+// hand-made equivalence result.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as model from '../../src/figures/proof/model.js';
+
+const RESULTS = [
+  {
+    causal: false,
+    formulaVsTorch: 7.152557373046875e-7,
+    formulaVsFused: 2.98e-7,
+    formulaVsFloat64: 3.12e-7,
+    line: 'causal=False  max|mine - torch| = 7.15e-07  OK',
+  },
+  {
+    causal: true,
+    formulaVsTorch: 5.96e-7,
+    formulaVsFused: 2.38e-7,
+    formulaVsFloat64: 1.75e-7,
+    line: 'causal=True   max|mine - torch| = 5.96e-07  OK',
+  },
+];
+const text = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.number)).join('');
+
+test('the tutorial’s two lines are printed exactly as the tutorial printed them', () => {
+  assert.deepEqual(model.TUTORIAL_LINES, [
+    'causal=False  max|mine - F.sdpa| = 5.07e-07  OK',
+    'causal=True   max|mine - F.sdpa| = 4.47e-07  OK',
+  ]);
+});
+
+test('the sentence counts our largest gap in float32 rounding steps and quotes the tolerance', () => {
+  const sentence = text(model.whyDigitsDiffer(RESULTS, 1e-5));
+  // 7.152557e-7 / 2^-23 = 6.0 exactly: six steps of 1.19e-07
+  assert.match(
+    sentence,
+    /Ours, 7\.15e-07, is about 6 float32 rounding steps \(one step is 1\.19e-07/,
+  );
+  assert.match(sentence, /tolerance of 1e-05\./);
+  const numbers = model.whyDigitsDiffer(RESULTS, 1e-5).filter((p) => typeof p !== 'string');
+  assert.deepEqual(
+    numbers.map((p) => p.number),
+    ['7.15e-07', '1.19e-07', '1e-05'],
+  );
+});
+
+test('our lines are the core’s, and the table has one row per mask setting', () => {
+  assert.deepEqual(
+    model.ourLines(RESULTS),
+    RESULTS.map((r) => r.line),
+  );
+  const table = model.detailTable(RESULTS);
+  assert.deepEqual(table.rows[1], ['causal', '5.96e-07', '2.38e-07', '1.75e-07']);
+  assert.equal(model.timing(6.66), '(6.7 ms in your browser; B = 2, T = 16, d = 32, seed 0)');
+});

@@ -1,0 +1,146 @@
+// store.js with a fake core and a fake animation frame: one computation per frame, frozen
+// snapshots, the last good figure kept on every refusal, messages beside the right control.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createStore } from '../../src/store.js';
+import { fakeCore, fakeFrames } from './fakes.mjs';
+
+function started(hash = '') {
+  const core = fakeCore();
+  const frames = fakeFrames();
+  const store = createStore(core, { hash, requestFrame: frames.request });
+  const seen = [];
+  store.subscribe((snapshot) => seen.push(snapshot));
+  store.start();
+  return { core, frames, store, seen, last: () => seen.at(-1) };
+}
+
+test('the first map is computed at once, from the link, in a frozen snapshot', () => {
+  const { core, last } = started('#text=abc&d=8');
+  assert.equal(core.calls.length, 1);
+  assert.equal(last().result.T, 3);
+  assert.equal(last().state.d, 8);
+  assert.ok(Object.isFrozen(last()));
+  assert.ok(Object.isFrozen(last().state));
+  assert.ok(Object.isFrozen(last().result));
+  assert.throws(() => {
+    last().state.d = 9;
+  }, TypeError);
+});
+
+test('a burst of dispatches in one frame makes one computation, of the last values', () => {
+  const { core, frames, store, last } = started();
+  for (let d = 2; d <= 40; d++) store.dispatch({ type: 'set', fields: { d: String(d) } });
+  store.dispatch({ type: 'set', fields: { causal: false } });
+  assert.equal(frames.pending(), 1);
+  frames.flush();
+  assert.equal(core.calls.length, 2);
+  assert.equal(last().state.d, 40);
+  assert.equal(last().state.causal, false);
+});
+
+test('a bad field gets its message and changes nothing else', () => {
+  const { core, frames, store, last } = started();
+  const before = last().result;
+  store.dispatch({ type: 'set', fields: { d: 'abc', seed: '7' } });
+  frames.flush();
+  assert.match(last().errors.d, /whole number from 1 to 1024/);
+  assert.equal(last().state.seed, 7);
+  assert.equal(last().state.d, 24);
+  assert.notEqual(last().result, before);
+  store.dispatch({ type: 'set', fields: { d: '8' } });
+  frames.flush();
+  assert.equal(last().errors.d, undefined);
+  assert.equal(core.calls.length, 3);
+});
+
+test('a refusal by the core keeps the last good figure and shows its message by the text', () => {
+  const { frames, store, last } = started();
+  const good = last().result;
+  store.dispatch({ type: 'set', fields: { text: 'z'.repeat(60) } });
+  frames.flush();
+  assert.equal(last().result, good);
+  assert.match(last().errors.text, /at most 50/);
+  assert.equal(last().requested.text.length, 60); // the text box keeps what was typed
+  store.dispatch({ type: 'set', fields: { text: 'ok' } });
+  frames.flush();
+  assert.equal(last().result.T, 2);
+  assert.deepEqual({ ...last().errors }, {});
+});
+
+test('RoPE with an odd width: a message by the positions control, no computation', () => {
+  const { core, frames, store, last } = started('#d=8&pos=rope');
+  const good = last().result;
+  store.dispatch({ type: 'set', fields: { d: '7' } });
+  frames.flush();
+  assert.equal(core.calls.length, 1);
+  assert.equal(last().result, good);
+  assert.match(last().errors.pos, /even head width; d = 7 is odd/);
+  assert.equal(last().requested.d, 7); // the width control keeps the 7
+  store.dispatch({ type: 'set', fields: { pos: 'none' } });
+  frames.flush();
+  assert.equal(last().state.d, 7);
+  assert.equal(last().errors.pos, undefined);
+});
+
+test('changing d away from the tutorial switches recipe, says so, and a chosen recipe stays', () => {
+  const { frames, store, last } = started();
+  store.dispatch({ type: 'set', fields: { d: '256' } });
+  frames.flush();
+  assert.equal(last().state.init, 'standard');
+  assert.equal(last().recipeSwitched, true);
+  store.dispatch({ type: 'set', fields: { init: 'tutorial' } });
+  frames.flush();
+  assert.equal(last().state.init, 'tutorial');
+  assert.equal(last().recipeSwitched, false);
+  store.dispatch({ type: 'set', fields: { d: '512' } }); // the person chose the tutorial's
+  frames.flush();
+  assert.equal(last().state.init, 'standard');
+});
+
+test('an experiment sets the whole state and stays named until a control moves the map', () => {
+  const { frames, store, last } = started('#d=8&causal=0&seed=5');
+  const fields = { text: 'abcd', tokens: 'chars', d: 24, seed: 1, causal: true };
+  store.dispatch({ type: 'set', fields, experiment: 'demo' });
+  frames.flush();
+  assert.equal(last().experiment, 'demo');
+  assert.equal(last().state.seed, 1);
+  store.dispatch({ type: 'highlight', query: 1, key: 0 });
+  frames.flush();
+  assert.equal(last().experiment, 'demo');
+  store.dispatch({ type: 'set', fields: { seed: '2' } });
+  frames.flush();
+  assert.equal(last().experiment, null);
+});
+
+test('the highlight travels in the snapshot and is dropped when the map shrinks under it', () => {
+  const { frames, store, last } = started('#text=abcdef');
+  store.dispatch({ type: 'highlight', query: 5, key: 2 });
+  frames.flush();
+  assert.deepEqual({ ...last().highlight }, { query: 5, key: 2 });
+  store.dispatch({ type: 'set', fields: { text: 'ab' } });
+  frames.flush();
+  assert.equal(last().highlight, null);
+  store.dispatch({ type: 'highlight', query: 1, key: 1 });
+  store.dispatch({ type: 'highlight', query: null });
+  frames.flush();
+  assert.equal(last().highlight, null);
+});
+
+test('a link loads a whole new state, with notices for what it could not use', () => {
+  const { frames, store, last } = started('#d=8');
+  store.dispatch({ type: 'load', hash: '#text=hi&seed=x' });
+  frames.flush();
+  assert.equal(last().state.text, 'hi');
+  assert.equal(last().state.d, 24);
+  assert.match(last().notices[0], /seed=“x”/);
+  store.dispatch({ type: 'dismissNotices' });
+  frames.flush();
+  assert.deepEqual([...last().notices], []);
+});
+
+test('a link the core refuses from the start falls back to the tutorial figure and says why', () => {
+  const { last } = started(`#text=${'z'.repeat(60)}`);
+  assert.equal(last().state.text, 'To be, or not');
+  assert.match(last().notices.at(-1), /could not be computed: .*at most 50/);
+});
