@@ -1,7 +1,7 @@
 // corpus.cpp: vocabulary, encoding and the seeded batch sampler. See corpus.hpp.
 #include "corpus.hpp"
 
-#include "scenarios.hpp"
+#include "tokenize.hpp"
 
 #include <algorithm>
 #include <set>

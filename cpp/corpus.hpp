@@ -1,7 +1,7 @@
 // corpus: a text turned into the character model's token ids, and the seeded sampler that
 // cuts training batches out of it.
 //
-// A token is one Unicode code point (scenarios' tokenize() in character mode); the vocabulary
+// A token is one Unicode code point (tokenize() in character mode); the vocabulary
 // is the text's distinct characters in byte order of their UTF-8, so the same text always
 // gives the same ids. The sampler draws window starts from std::mt19937, whose output the C++
 // standard fixes, through its own rejection step (std::uniform_int_distribution differs
