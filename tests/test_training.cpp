@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 
 #include "float16.hpp"
+#include "learned_head.hpp"
 #include "training.hpp"
 
 #include <nlohmann/json.hpp>
@@ -187,4 +188,90 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
     // float16 keeps about 3 significant digits of every weight: the loss moves far less than that.
     REQUIRE_THAT(evaluation.loss, Catch::Matchers::WithinAbs(recorded, 2e-3));
     REQUIRE(evaluation.loss < untrained.evaluate().loss - 2.0);  // it did learn
+}
+
+namespace {
+
+// The saved head, decoded here from its JSON (independent of learned_head.cpp).
+struct SavedHead {
+    ModelConfig config;
+    Parameters parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+SavedHead decode_saved_head() {
+    const nlohmann::json saved = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH));
+    SavedHead head;
+    head.vocabulary = Vocabulary(saved.at("vocabulary").get<std::vector<std::string>>());
+    head.config.vocabulary = head.vocabulary.size();
+    head.config.context = saved.at("context");
+    head.config.d = saved.at("d");
+    head.parameters = zero_parameters(head.config);
+    for (int n = 0; n < Parameters::kCount; ++n) {
+        const nlohmann::json& entry =
+            saved.at("parameters").at(Parameters::names()[static_cast<std::size_t>(n)]);
+        Matrix& m = *head.parameters.all()[static_cast<std::size_t>(n)];
+        const std::vector<unsigned char> bytes = from_base64(entry.at("float16"));
+        REQUIRE(bytes.size() == m.values.size() * 2);
+        for (std::size_t e = 0; e < m.values.size(); ++e)
+            m.values[e] = from_float16(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
+    }
+    return head;
+}
+
+// x = E[t] + P[i], q = x·Wq, k = x·Wk, causal softmax of q·kᵀ/√d, all in double.
+std::vector<std::vector<double>> float64_weights(const SavedHead& head, const std::vector<int>& tokens) {
+    const Parameters& p = head.parameters;
+    const int T = static_cast<int>(tokens.size()), d = head.config.d;
+    std::vector<std::vector<double>> q(T, std::vector<double>(d)), k = q, w(T, std::vector<double>(T, 0.0));
+    for (int i = 0; i < T; ++i)
+        for (int c = 0; c < d; ++c)
+            for (int r = 0; r < d; ++r) {
+                const double x = double(p.embedding.row(tokens[i])[r]) + double(p.position.row(i)[r]);
+                q[i][c] += x * p.query.row(r)[c];
+                k[i][c] += x * p.key.row(r)[c];
+            }
+    for (int i = 0; i < T; ++i) {
+        double top = -1e300, sum = 0;
+        for (int j = 0; j <= i; ++j) {
+            double s = 0;
+            for (int c = 0; c < d; ++c) s += q[i][c] * k[j][c];
+            w[i][j] = s / std::sqrt(double(d));
+            top = std::max(top, w[i][j]);
+        }
+        for (int j = 0; j <= i; ++j) sum += (w[i][j] = std::exp(w[i][j] - top));
+        for (int j = 0; j <= i; ++j) w[i][j] /= sum;
+    }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("the learned head's map weights equal a float64 computation from the saved JSON",
+          "[learned-head]") {
+    const SavedHead head = decode_saved_head();
+    const std::string text =
+        GENERATE(as<std::string>{}, "To be, or not to be", "a", "KING RICHARD III:\nNow is");
+    CAPTURE(text);
+    const Matrix weights = learned_head_weights(head.config, head.parameters, head.vocabulary, text);
+    const std::vector<std::vector<double>> expected = float64_weights(head, head.vocabulary.encode(text));
+    REQUIRE(weights.rows == static_cast<int>(expected.size()));
+    for (int i = 0; i < weights.rows; ++i)
+        for (int j = 0; j < weights.cols; ++j) {
+            CAPTURE(i, j);
+            REQUIRE_THAT(weights.row(i)[j], Catch::Matchers::WithinAbs(expected[i][j], 1e-5));
+        }
+}
+
+TEST_CASE("the learned head refuses characters it never saw and text longer than its context",
+          "[learned-head][errors]") {
+    const SavedHead head = decode_saved_head();
+    REQUIRE(contains(
+        invalid_argument_message([&] { learned_head_tokens(head.config, head.vocabulary, "caf\xc3\xa9"); }),
+        "\xc3\xa9"));
+    REQUIRE(invalid_argument_message([&] {
+                learned_head_tokens(head.config, head.vocabulary, std::string(65, 'a'));
+            }) == "text has 65 characters; the learned head's position table holds at most 64");
+    REQUIRE(invalid_argument_message([&] { learned_head_tokens(head.config, head.vocabulary, ""); }) ==
+            "text is empty; the learned head needs at least 1 character");
 }
