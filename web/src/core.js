@@ -54,6 +54,12 @@ export function wrap(module) {
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
 
+    // Which fused kernel this engine runs: 'relaxed-simd' or 'simd128' (cpp/kernel/).
+    simdKernel: module.simdKernel ?? 'simd128',
+
+    // Bytes of wasm memory this instance holds (it grows, never shrinks): the soak's leak bound.
+    heapBytes: () => module.HEAP8.length,
+
     // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
     formula({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
       return unwrap(module.formula(q, k, v, T, d, dV, ...scaleArguments(scale), causal));
