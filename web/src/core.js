@@ -18,9 +18,11 @@ export async function loadCore(factory = globalThis.AttentionCore) {
 // to decoding the base64 itself. The loader checks `typeof fetch` synchronously while the
 // factory runs, so hiding fetch for that call makes it decode directly. Newer Emscripten
 // releases skip fetch for data: URLs on their own, and this then changes nothing.
+// In a window fetch is the global object's own property; in a worker it is inherited from
+// WorkerGlobalScope, so there an own `undefined` shadows it and is deleted afterwards.
 function startWithoutFetch(factory) {
-  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  if (!descriptor?.configurable) return factory();
+  const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (own && !own.configurable) return factory();
   Object.defineProperty(globalThis, 'fetch', {
     configurable: true,
     writable: true,
@@ -29,7 +31,8 @@ function startWithoutFetch(factory) {
   try {
     return factory();
   } finally {
-    Object.defineProperty(globalThis, 'fetch', descriptor);
+    if (own) Object.defineProperty(globalThis, 'fetch', own);
+    else delete globalThis.fetch;
   }
 }
 
