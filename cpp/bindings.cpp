@@ -400,7 +400,8 @@ val training_start_js(std::string name, std::string text, double d, std::string 
         result.set("name", name);
         result.set("vocabulary", character_list(session.run->vocabulary().characters()));
         val probe = val::array();
-        for (int id : session.probe) probe.call<void>("push", session.run->vocabulary().characters()[id]);
+        for (int id : session.probe)
+            probe.call<void>("push", session.run->vocabulary().characters()[static_cast<std::size_t>(id)]);
         result.set("probe", probe);
         result.set("characters", static_cast<double>(tokens.size()));
         set_measurements(result, session);

@@ -3,7 +3,7 @@
 // docs/screenshots/SECTION-WIDTH-THEME.png, plus docs/screenshot.png (the map at 1280, light)
 // for the README. Run after `npm run build`: node scripts/screenshots.mjs
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
 const root = new URL('../', import.meta.url);
@@ -14,6 +14,7 @@ const SECTIONS = [
   'four-lines',
   'map',
   'scale',
+  'training',
   'proof',
   'try',
   'ballgame',
@@ -43,10 +44,7 @@ async function shoot(browser, base, width, theme) {
 
 mkdirSync(out, { recursive: true });
 const server = await serve(new URL('dist/', root).pathname, 0);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   const base = `http://127.0.0.1:${server.address().port}/index.html`;
   for (const width of [1280, 390]) {

@@ -18,9 +18,11 @@ export async function loadCore(factory = globalThis.AttentionCore) {
 // to decoding the base64 itself. The loader checks `typeof fetch` synchronously while the
 // factory runs, so hiding fetch for that call makes it decode directly. Newer Emscripten
 // releases skip fetch for data: URLs on their own, and this then changes nothing.
+// In a window fetch is the global object's own property; in a worker it is inherited from
+// WorkerGlobalScope, so there an own `undefined` shadows it and is deleted afterwards.
 function startWithoutFetch(factory) {
-  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  if (!descriptor?.configurable) return factory();
+  const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (own && !own.configurable) return factory();
   Object.defineProperty(globalThis, 'fetch', {
     configurable: true,
     writable: true,
@@ -29,7 +31,8 @@ function startWithoutFetch(factory) {
   try {
     return factory();
   } finally {
-    Object.defineProperty(globalThis, 'fetch', descriptor);
+    if (own) Object.defineProperty(globalThis, 'fetch', own);
+    else delete globalThis.fetch;
   }
 }
 
@@ -53,6 +56,12 @@ export function wrap(module) {
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
+
+    // Which fused kernel this engine runs: 'relaxed-simd' or 'simd128' (cpp/kernel/).
+    simdKernel: module.simdKernel ?? 'simd128',
+
+    // Bytes of wasm memory this instance holds (it grows, never shrinks): the soak's leak bound.
+    heapBytes: () => module.HEAP8.length,
 
     // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
     formula({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {

@@ -40,6 +40,21 @@ function slotsInOrder() {
   );
 }
 
+// Facts about this page's run on <html data-…>: the compute path, the kernel, the heap.
+function declare(facts) {
+  for (const [key, value] of Object.entries(facts)) document.documentElement.dataset[key] = value;
+}
+
+// Large maps go to the worker; the worker's heap size is declared beside the page's.
+function backgroundMap(compute) {
+  return async (state) => {
+    const outcome = await compute.run('map', 'attentionMap', state);
+    const heap = await compute.run('heap', 'heapBytes');
+    if ('value' in heap) declare({ workerHeapBytes: heap.value });
+    return outcome;
+  };
+}
+
 async function mountAll(core, store, mounted, compute) {
   const context = { core, dispatch: store.dispatch, compute };
   for (const slot of slotsInOrder()) {
@@ -69,7 +84,16 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
-  const store = createStore(core, { hash: location.hash });
+  // One worker for every figure's heavy calls (large maps, the averaged study, training):
+  // the latest request wins per channel. The page says which path it took, for the tests.
+  const compute = createCompute({
+    core,
+    startWorker: startComputeWorker,
+    onNotice: showBanner,
+    onMode: (mode, reason) => declare({ compute: mode, computeReason: reason }),
+  });
+  declare({ compute: compute.describe().mode, kernel: core.simdKernel });
+  const store = createStore(core, { hash: location.hash, background: backgroundMap(compute) });
   const hash = createHashSync({
     location,
     history,
@@ -81,10 +105,9 @@ async function start() {
   const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
   store.subscribe((snapshot) => {
     hash.write(snapshot.state);
+    declare({ heapBytes: core.heapBytes() });
     for (const figure of figures) figure.update?.(snapshot);
   });
-  // One worker for every figure's heavy calls (training first): latest request wins per channel.
-  const compute = createCompute({ core, startWorker: startComputeWorker, onNotice: showBanner });
   await mountAll(core, store, figures, compute);
 }
 

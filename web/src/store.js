@@ -63,28 +63,59 @@ const HANDLERS = {
   },
 };
 
-function compute(store, core) {
-  store.attempted = store.requested;
-  const started = performance.now();
-  try {
-    store.result = Object.freeze(core.attentionMap(store.requested));
-    store.computeMs = performance.now() - started;
-    store.state = store.requested;
+// Maps bigger than this many multiply-adds (about a millisecond of work) are computed in the
+// background when the page has a worker; smaller ones at once, which is simpler and as fast.
+const INSTANT_WORK = 2e6;
+const mapWork = (state) => [...state.text].length ** 2 * state.d;
+
+function applyOutcome(store, request, outcome, ms) {
+  if ('value' in outcome) {
+    store.result = Object.freeze(outcome.value);
+    store.computeMs = ms;
+    store.state = request;
     store.coreError = null;
-  } catch (error) {
-    store.coreError = { field: coreErrorField(error.message), message: error.message };
-    // A link the core refuses at the very start: no last good figure to keep, so the
-    // tutorial's figure is shown and a notice says why.
-    if (store.state === null) {
-      store.notices = [
-        ...store.notices,
-        `The link's map could not be computed: ${error.message} Showing the tutorial's figure.`,
-      ];
-      store.coreError = null;
-      store.requested = DEFAULT_STATE;
-      compute(store, core);
-    }
+    return true;
   }
+  const message = outcome.error;
+  store.coreError = { field: coreErrorField(message), message };
+  if (store.state !== null) return true;
+  // A link the core refuses at the very start: no last good figure to keep, so the
+  // tutorial's figure is shown and a notice says why.
+  store.notices = [
+    ...store.notices,
+    `The link's map could not be computed: ${message} Showing the tutorial's figure.`,
+  ];
+  store.coreError = null;
+  store.requested = DEFAULT_STATE;
+  return false;
+}
+
+function computeNow(core, request) {
+  try {
+    return { value: core.attentionMap(request) };
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
+// Computes store.requested; a background answer is kept only if nothing newer was asked since.
+function compute(store, core, background, republish) {
+  const request = store.requested;
+  store.attempted = request;
+  const started = performance.now();
+  if (!background || store.state === null || mapWork(request) <= INSTANT_WORK) {
+    if (!applyOutcome(store, request, computeNow(core, request), performance.now() - started))
+      compute(store, core, null, republish);
+    return;
+  }
+  store.pending = request;
+  background(request).then((outcome) => {
+    if (store.attempted !== request || outcome.stale) return;
+    store.pending = null;
+    if (!applyOutcome(store, request, outcome, performance.now() - started))
+      compute(store, core, null, republish);
+    republish();
+  });
 }
 
 function errorsOf(store, cross) {
@@ -109,10 +140,16 @@ function snapshotOf(store, cross) {
     experiment: store.experiment,
     recipeSwitched: store.recipeSwitched,
     computeMs: store.computeMs,
+    pending: store.pending !== null && store.pending === store.attempted,
   });
 }
 
-export function createStore(core, { hash = '', requestFrame = requestAnimationFrame } = {}) {
+// background(state) → Promise<{ value } | { error } | { stale }>: where large maps are computed
+// (the compute worker); without it every map is computed at once on the page.
+export function createStore(
+  core,
+  { hash = '', requestFrame = requestAnimationFrame, background = null } = {},
+) {
   const checks = createChecks(core.limits);
   const parsed = parseHash(hash, checks);
   const store = {
@@ -128,16 +165,21 @@ export function createStore(core, { hash = '', requestFrame = requestAnimationFr
     highlight: null,
     experiment: null, // id of the experiment whose whole state the map shows
     recipeSwitched: false, // the lesson rule chose the standard recipe for the learner
+    pending: null, // the requested state being computed in the background
   };
   const listeners = new Set();
   let frame = 0;
   let snapshot = null;
 
+  const republish = () => {
+    if (!frame) frame = requestFrame(publish);
+  };
+
   function publish() {
     frame = 0;
     const cross = crossCheck(store.requested);
     if (Object.keys(cross).length === 0 && store.requested !== store.attempted) {
-      compute(store, core);
+      compute(store, core, background, republish);
     }
     snapshot = snapshotOf(store, cross);
     for (const listener of listeners) listener(snapshot);
@@ -146,7 +188,7 @@ export function createStore(core, { hash = '', requestFrame = requestAnimationFr
   return {
     dispatch(action) {
       HANDLERS[action.type](store, action);
-      if (!frame) frame = requestFrame(publish);
+      republish();
     },
     getSnapshot: () => snapshot,
     subscribe(listener) {

@@ -91,7 +91,9 @@ async function printOutputs() {
     const core = wrap(module);
     result[path] = {
       kernel: module.simdKernel,
-      outputs: CASES.map((c, i) => Array.from(core.fused({ ...c, ...inputs(c, i + 1) }))),
+      outputs: CASES.map((c, i) =>
+        Array.from(core.fused({ ...c, scale: { mode: c.scale }, ...inputs(c, i + 1) })),
+      ),
     };
   }
   process.stdout.write(JSON.stringify(result));

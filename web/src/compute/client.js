@@ -11,40 +11,56 @@
 // 'main-thread', with the reason). While the worker starts, calls also run on the main
 // thread, so the first figure does not wait for a second copy of the core to load. A worker
 // that dies is restarted (with a notice) up to maxRestarts times, then the page falls back.
+// onMode(mode, reason) hears every change of path, so the page can say which one it took.
 const START_TIMEOUT_MS = 5000;
+
+// Per channel, the call running and the one latest request waiting behind it.
+function createLanes(dispatch) {
+  const lanes = new Map(); // channel -> { running, waiting }
+  const lane = (channel) => {
+    if (!lanes.has(channel)) lanes.set(channel, { running: null, waiting: null });
+    return lanes.get(channel);
+  };
+  const start = (call) => {
+    lane(call.channel).running = call;
+    dispatch(call);
+  };
+  return {
+    start,
+    enqueue(call) {
+      const channel = lane(call.channel);
+      if (channel.waiting) channel.waiting.resolve({ stale: true });
+      if (channel.running) channel.waiting = call;
+      else start(call);
+    },
+    finish(call, outcome) {
+      const channel = lane(call.channel);
+      if (channel.running !== call) return; // answered after a restart already re-ran it
+      channel.running = null;
+      call.resolve(channel.waiting ? { stale: true } : outcome);
+      const next = channel.waiting;
+      channel.waiting = null;
+      if (next) start(next);
+    },
+  };
+}
 
 export function createCompute({
   core,
   startWorker,
   onNotice = () => {},
+  onMode = () => {},
   maxRestarts = 3,
   timers = globalThis,
 }) {
-  const lanes = new Map(); // channel -> { running, waiting }
   const posted = new Map(); // id -> call, sent to the current worker
+  const lanes = createLanes((call) => (mode === 'worker' ? post(call) : runHere(call)));
   let nextId = 1;
   let worker = null;
   let mode = 'starting';
   let reason = '';
   let restarts = 0;
   let startTimer = 0;
-
-  function lane(channel) {
-    if (!lanes.has(channel)) lanes.set(channel, { running: null, waiting: null });
-    return lanes.get(channel);
-  }
-
-  function finish(call, outcome) {
-    const channel = lane(call.channel);
-    if (channel.running !== call) return; // answered after a restart already re-ran it
-    channel.running = null;
-    call.resolve(channel.waiting ? { stale: true } : outcome);
-    if (channel.waiting) {
-      const next = channel.waiting;
-      channel.waiting = null;
-      send(next);
-    }
-  }
 
   function runHere(call) {
     timers.setTimeout(() => {
@@ -54,7 +70,7 @@ export function createCompute({
       } catch (error) {
         outcome = { error: error.message };
       }
-      finish(call, outcome);
+      lanes.finish(call, outcome);
     }, 0);
   }
 
@@ -63,16 +79,11 @@ export function createCompute({
     worker.postMessage({ id: call.id, method: call.method, args: call.args });
   }
 
-  function send(call) {
-    lane(call.channel).running = call;
-    if (mode === 'worker') post(call);
-    else runHere(call);
-  }
-
   function receive(data) {
     if (data.type === 'ready') {
       timers.clearTimeout(startTimer);
       mode = 'worker';
+      onMode(mode, '');
       return;
     }
     if (data.type === 'failed') {
@@ -82,7 +93,7 @@ export function createCompute({
     const call = posted.get(data.id);
     if (!call) return;
     posted.delete(data.id);
-    finish(call, 'error' in data ? { error: data.error } : { value: data.value });
+    lanes.finish(call, 'error' in data ? { error: data.error } : { value: data.value });
     if (data.fatal) died(data.error);
   }
 
@@ -96,13 +107,14 @@ export function createCompute({
   function rerunOwed() {
     const owed = [...posted.values()];
     posted.clear();
-    for (const call of owed) send(call);
+    for (const call of owed) lanes.start(call);
   }
 
   function fallBack(why) {
     stopWorker();
     mode = 'main-thread';
     reason = why;
+    onMode(mode, why);
     rerunOwed();
   }
 
@@ -146,12 +158,8 @@ export function createCompute({
     // Resolves { value } | { error } | { stale: true }.
     run(channel, method, ...args) {
       return new Promise((resolve) => {
-        const call = { id: nextId, channel, method, args, resolve };
+        lanes.enqueue({ id: nextId, channel, method, args, resolve });
         nextId += 1;
-        const waiting = lane(channel);
-        if (waiting.waiting) waiting.waiting.resolve({ stale: true });
-        if (waiting.running) waiting.waiting = call;
-        else send(call);
       });
     },
 

@@ -2,7 +2,7 @@
 // of page.mjs. Pinned to puppeteer-core 24.x: 25 needs Node 22; Playwright's Firefox driver
 // needs its own patched build, which cannot be downloaded here (../shared/TOOLCHAIN.md).
 import puppeteer from 'puppeteer-core';
-import { makePage } from './page.mjs';
+import { collectProblems, driverTransport, makePage } from './page.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
@@ -19,18 +19,9 @@ export async function launch() {
     async open(url, { width = 1280, height = 900 } = {}) {
       const page = await browser.newPage();
       await page.setViewport({ width, height });
-      const nativeProblems = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') nativeProblems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => nativeProblems.push(`uncaught: ${error.message}`));
+      const nativeProblems = collectProblems(page);
       await page.goto(url);
-      return makePage({
-        evaluateExpression: (source) => page.evaluate(source),
-        nativeProblems,
-        screenshot: () => page.screenshot({ fullPage: true }),
-        close: () => page.close(),
-      });
+      return makePage(driverTransport(page, nativeProblems));
     },
     close: () => browser.close(),
   };

@@ -59,6 +59,26 @@ export async function poll(check, { timeout = 10_000, message }) {
   }
 }
 
+// Playwright's and Puppeteer's pages report console errors and uncaught errors the same way.
+export function collectProblems(page) {
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  return problems;
+}
+
+// The transport makePage needs, for a Playwright or Puppeteer page.
+export function driverTransport(page, nativeProblems) {
+  return {
+    evaluateExpression: (source) => page.evaluate(source),
+    nativeProblems,
+    screenshot: () => page.screenshot({ fullPage: true }),
+    close: () => page.close(),
+  };
+}
+
 export function makePage(transport) {
   const evaluate = (fn, ...args) =>
     transport.evaluateExpression(`(${fn})(...${JSON.stringify(args)})`);

@@ -144,3 +144,59 @@ test('a link the core refuses from the start falls back to the tutorial figure a
   assert.equal(last().state.text, 'To be, or not');
   assert.match(last().notices.at(-1), /could not be computed: .*at most 50/);
 });
+
+// A background that answers only when the test says so, computing with the same fake core.
+function startedWithBackground(hash = '') {
+  const core = fakeCore();
+  const frames = fakeFrames();
+  const asked = [];
+  const background = (state) =>
+    new Promise((resolve) => {
+      asked.push({ state, answer: () => resolve({ value: core.attentionMap(state) }) });
+    });
+  const store = createStore(core, { hash, requestFrame: frames.request, background });
+  const seen = [];
+  store.subscribe((snapshot) => seen.push(snapshot));
+  store.start();
+  return { core, frames, store, asked, last: () => seen.at(-1) };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+const long = 'abcdefghij'.repeat(5); // 50² · 1000 multiply-adds: past the instant-work limit
+
+test('a large map goes to the background; the last figure stays, marked pending, until it lands', async () => {
+  const { frames, store, asked, last } = startedWithBackground();
+  const before = last().result;
+  store.dispatch({ type: 'set', fields: { text: long, d: '1000' } });
+  frames.flush();
+  assert.equal(asked.length, 1);
+  assert.equal(last().result, before, 'the last good figure is kept meanwhile');
+  assert.equal(last().pending, true);
+  asked[0].answer();
+  await settle();
+  frames.flush();
+  assert.equal(last().result.T, 50);
+  assert.equal(last().state.text, long);
+  assert.equal(last().pending, false);
+});
+
+test('a background answer overtaken by a newer request never reaches the figure', async () => {
+  const { frames, store, asked, last } = startedWithBackground();
+  store.dispatch({ type: 'set', fields: { text: long, d: '1000' } });
+  frames.flush();
+  store.dispatch({ type: 'set', fields: { text: 'ab' } }); // small: computed at once
+  frames.flush();
+  assert.equal(last().state.text, 'ab');
+  asked[0].answer();
+  await settle();
+  frames.flush();
+  assert.equal(last().state.text, 'ab', 'the older, larger map arrived late and was dropped');
+  assert.equal(last().result.T, 2);
+  assert.equal(last().pending, false);
+});
+
+test('the first map of a large link is drawn at once, without waiting for the background', () => {
+  const { asked, last } = startedWithBackground(`#text=${long}&d=1000`);
+  assert.equal(asked.length, 0);
+  assert.equal(last().result.T, 50);
+});

@@ -18,7 +18,8 @@ const MARKUP = (limits) => `
   <div class="notice" data-role="notices" hidden></div>
   <div class="map-layout">
     <div class="map-stage">
-      <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas></div>
+      <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas>
+        <p class="computing" data-role="computing" role="status" hidden>Computing the new map…</p></div>
       <div class="readout" data-role="inspector" aria-live="polite"></div>
     </div>
     <div class="map-side">
@@ -111,6 +112,8 @@ export function mount(element, { core, dispatch }) {
     const previous = snapshot;
     snapshot = next;
     syncControls(root, inputs, next.requested, next.errors);
+    // The last good map stays while a newer one computes in the background; the cue shows after 100 ms.
+    $('computing').hidden = !next.pending;
     render.renderNotices($('notices'), next.notices, dispatch);
     const model = mapModel(next);
     if (!model) return;

@@ -32,9 +32,10 @@ export function rowAverages(result) {
   return { peak: peak / result.T, effective: effective / result.T };
 }
 
+// The largest weight of the map is the largest row peak: T values to scan instead of T².
 export function largestWeight(result) {
   let largest = 0;
-  for (const weight of result.weights) if (weight > largest) largest = weight;
+  for (const peak of result.peakWeight) if (peak > largest) largest = peak;
   return largest || 1;
 }
 

@@ -22,30 +22,53 @@ function studyWork(core) {
   return ({ T, widths, draws }) => T * T * draws * widths.reduce((sum, d) => sum + d, 0);
 }
 
-// Runs the study the view asks for, at most once per animation frame, the averaged one
-// only once the figure is on screen; keeps recent studies so switching back is instant.
-function createRunner(core, parts, getView, show) {
+// Runs the study the view asks for, at most once per animation frame; the averaged one only
+// once the figure is on screen, and in the compute worker when there is one (`background`).
+// Keeps recent studies so switching back is instant.
+function createRunner(core, background, parts, getView, show) {
   const limits = core.limits;
   const work = studyWork(core);
   const cache = new Map();
   const timers = { delay: 0, frame: 0, compute: 0 };
   const seen = { visible: typeof IntersectionObserver !== 'function', pending: false };
+  const latest = { key: '' };
 
   function refuse(messages) {
     writeMessages(parts.controls.fields, messages);
     parts.status.textContent = 'Showing the last good result; fix the value marked above.';
   }
 
-  function compute(settings, key) {
+  function remember(key, entry) {
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
+    cache.set(key, entry);
+  }
+
+  // Shown only if the view still asks for it; a study the view has moved on from is kept.
+  function finish(settings, key, outcome, ms) {
+    if (outcome.stale) return; // a newer averaged study is on its way
+    if (key !== latest.key) {
+      if ('value' in outcome) remember(key, { study: outcome.value, settings, ms });
+      return;
+    }
     parts.canvasWrap.classList.remove('is-busy');
+    if ('error' in outcome) return refuse({ [model.blamedField(getView())]: outcome.error });
+    const entry = { study: outcome.value, settings, ms };
+    remember(key, entry);
+    show(entry);
+  }
+
+  // The averaged study (hundreds of millions of multiply-adds) runs in the compute worker.
+  function compute(settings, key) {
     const started = performance.now();
+    const done = (outcome) => finish(settings, key, outcome, performance.now() - started);
+    if (background && settings.mode === 'averaged') {
+      background.run('study', 'scaleStudy', settings).then(done);
+      return;
+    }
     try {
-      const entry = { study: core.scaleStudy(settings), settings, ms: performance.now() - started };
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
-      cache.set(key, entry);
-      show(entry);
+      done({ value: core.scaleStudy(settings) });
     } catch (error) {
-      refuse({ [model.blamedField(getView())]: error.message }); // the core's own message
+      done({ error: error.message }); // the core's own message
     }
   }
 
@@ -58,13 +81,14 @@ function createRunner(core, parts, getView, show) {
     if (tooMuch) return refuse({ [model.blamedField(view)]: tooMuch });
     writeMessages(parts.controls.fields, {});
     const key = model.settingsKey(settings);
+    latest.key = key;
     if (cache.has(key)) return show(cache.get(key));
     // The averaged study is heavy (hundreds of millions of multiply-adds): only when seen.
     seen.pending = settings.mode === 'averaged' && !seen.visible;
     if (seen.pending) return;
     parts.canvasWrap.classList.add('is-busy');
     parts.status.textContent = 'Computing…';
-    // Let "Computing…" paint before the core blocks the main thread.
+    // Let "Computing…" paint before any study that runs on the main thread.
     clearTimeout(timers.compute);
     timers.compute = setTimeout(
       () => compute(settings, key),
@@ -104,7 +128,7 @@ function createRunner(core, parts, getView, show) {
   };
 }
 
-export function mount(element, { core }) {
+export function mount(element, { core, compute }) {
   uid += 1;
   const parts = buildFigure(element, `scale-chart-${uid}`);
   let view = { ...model.INITIAL_VIEW };
@@ -130,7 +154,7 @@ export function mount(element, { core }) {
     parts.status.textContent = model.statusText(settings, ms);
   }
 
-  const runner = createRunner(core, parts, () => view, show);
+  const runner = createRunner(core, compute, parts, () => view, show);
   function change(patch, delay = 0) {
     view = { ...view, ...patch, raw: { ...view.raw, ...patch.raw } };
     writeControls(parts.controls, view);
