@@ -27,6 +27,14 @@ std::uint16_t to_float16(float value) {
     return static_cast<std::uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
 }
 
+float from_float16(std::uint16_t half) {
+    const int exponent = (half >> 10) & 0x1f;
+    const int mantissa = half & 0x3ff;
+    const float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
+                                          : std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);
+    return (half & 0x8000) ? -magnitude : magnitude;
+}
+
 std::string base64(const std::vector<unsigned char>& bytes) {
     static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;

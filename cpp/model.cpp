@@ -308,7 +308,7 @@ Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch&
     return result;
 }
 
-Matrix attention_weights_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
+HeadInputs head_inputs_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
     Batch window;
     window.batch = 1;
     window.context = static_cast<int>(tokens.size());
@@ -317,9 +317,17 @@ Matrix attention_weights_for(const ModelConfig& config, const Parameters& p, con
     validate_config(config);
     require_parameter_shapes(config, p);
     require_tokens(config, window);
-    const Matrix x = embed(p, window);
-    return formula(multiply(x, p.query), multiply(x, p.key), multiply(x, p.value), config.scale, true)
-        .weights;
+    HeadInputs in;
+    in.x = embed(p, window);
+    in.q = multiply(in.x, p.query);
+    in.k = multiply(in.x, p.key);
+    in.v = multiply(in.x, p.value);
+    return in;
+}
+
+Matrix attention_weights_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
+    const HeadInputs in = head_inputs_for(config, p, tokens);
+    return formula(in.q, in.k, in.v, config.scale, true).weights;
 }
 
 }  // namespace attention

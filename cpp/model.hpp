@@ -76,6 +76,14 @@ struct Evaluation {
 Evaluation evaluate(const ModelConfig& config, const Parameters& parameters, const Batch& batch,
                     Parameters* gradients = nullptr);
 
+// The head's inputs for one window of token ids (T ≤ context): x = E[t] + P[0..T) and its three
+// projections, each (T, d). Throws std::invalid_argument on a token or length outside the config.
+struct HeadInputs {
+    Matrix x, q, k, v;
+};
+HeadInputs head_inputs_for(const ModelConfig& config, const Parameters& parameters,
+                           const std::vector<int>& tokens);
+
 // The head's weights (T, T) for one window of token ids (T ≤ context): what the page's map of
 // a trained head shows.
 Matrix attention_weights_for(const ModelConfig& config, const Parameters& parameters,

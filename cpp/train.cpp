@@ -7,6 +7,7 @@
 // the table as CSV and saves the 1/√d model at the page's width (float16, base64 in JSON)
 // for the page's map. It is a command-line report: everything it measures comes from the core.
 #include "float16.hpp"
+#include "learned_head.hpp"
 #include "training.hpp"
 
 #include <nlohmann/json.hpp>
@@ -160,8 +161,54 @@ void print_offsets(const std::vector<double>& mean, int d) {
         d, mean[0], mean[1], mean[2], mean[3], mean[4]);
 }
 
+// The parameters as the page reads them back: every weight rounded to float16.
+Parameters as_saved(Parameters parameters) {
+    for (Matrix* m : parameters.all())
+        for (float& value : m->values) value = from_float16(to_float16(value));
+    return parameters;
+}
+
+// Where each row of the saved head puts its largest weight (cpp/learned_head.hpp), over more
+// held-out text than the table's 32 windows: the first kCensusWindows windows of the same tail.
+// Measured on the float16 weights the page applies, not the float32 ones it trained.
+constexpr int kCensusWindows = 100;
+PeakCensus census_of(const TrainingRun& run, const Vocabulary& vocabulary, const std::vector<int>& tokens,
+                     TrainingOptions settings) {
+    settings.evaluation_windows = kCensusWindows;
+    const TrainingRun untrained(vocabulary, tokens, settings);  // only for its held-out windows
+    return peak_census(run.config(), as_saved(run.parameters()), vocabulary, untrained.held_out());
+}
+
+double share(const PeakCensus& census, PeakTarget target) {
+    return static_cast<double>(census.counts[static_cast<std::size_t>(target)]) /
+           static_cast<double>(census.rows);
+}
+
+void print_census(const PeakCensus& census) {
+    std::printf(
+        "where its rows peak, float16 weights as saved (%ld held-out rows, row 0 of each window left "
+        "out):\n ",
+        census.rows);
+    for (int t = 1; t < kPeakTargetKinds; ++t)
+        std::printf(" %s %.1f%%", peak_target_name(static_cast<PeakTarget>(t)),
+                    100 * share(census, static_cast<PeakTarget>(t)));
+    std::printf("\n  mean weight on the previous character %.3f\n", census.mean_previous_weight);
+}
+
+nlohmann::json census_json(const PeakCensus& census) {
+    nlohmann::json counts;
+    for (int t = 1; t < kPeakTargetKinds; ++t)
+        counts[peak_target_name(static_cast<PeakTarget>(t))] = census.counts[static_cast<std::size_t>(t)];
+    return {{"windows", kCensusWindows},
+            {"text", "the held-out tail of the corpus (its last 10%), windows laid end to end"},
+            {"weights", "float16, as saved here"},
+            {"rows", census.rows},
+            {"counts", counts},
+            {"meanPreviousWeight", census.mean_previous_weight}};
+}
+
 void save_weights(const TrainingRun& run, const Options& options, const Row& row,
-                  const std::vector<double>& offsets, const std::string& path) {
+                  const std::vector<double>& offsets, const PeakCensus& census, const std::string& path) {
     nlohmann::json document;
     document["format"] =
         "one-head character model (cpp/model.hpp); each matrix row-major float16, little-endian, base64";
@@ -176,6 +223,7 @@ void save_weights(const TrainingRun& run, const Options& options, const Row& row
     document["learningRate"] = options.learning_rate;
     document["heldOutLoss"] = row.end.loss;
     document["meanWeightByOffset"] = offsets;
+    document["peakCensus"] = census_json(census);
     document["vocabulary"] = run.vocabulary().characters();
     nlohmann::json matrices;
     const Parameters& parameters = run.parameters();
@@ -234,6 +282,7 @@ int main(int argc, char** argv) {
         print_header();
         std::vector<Row> rows;
         std::vector<double> offsets;  // of the saved model
+        PeakCensus census;
         for (int d : options.widths)
             for (Scale scale : {Scale::inverse_sqrt_d(), Scale::none(), Scale::inverse_d()}) {
                 TrainingRun run(vocabulary, tokens, settings_for(options, d, scale));
@@ -241,11 +290,15 @@ int main(int argc, char** argv) {
                 print_row(rows.back());
                 if (d == options.saved_width && scale.mode == ScaleMode::inverse_sqrt_d) {
                     offsets = weight_by_offset(run);
+                    census = census_of(run, vocabulary, tokens, settings_for(options, d, scale));
                     if (!options.weights.empty())
-                        save_weights(run, options, rows.back(), offsets, options.weights);
+                        save_weights(run, options, rows.back(), offsets, census, options.weights);
                 }
             }
-        if (!offsets.empty()) print_offsets(offsets, options.saved_width);
+        if (!offsets.empty()) {
+            print_offsets(offsets, options.saved_width);
+            print_census(census);
+        }
         write_csv(rows, options.csv);
         std::printf("\nwrote %s%s%s\n", options.csv.c_str(), options.weights.empty() ? "" : " and ",
                     options.weights.c_str());

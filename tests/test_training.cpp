@@ -9,10 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
 
 using namespace attention;
 using test_support::contains;
@@ -145,7 +147,7 @@ std::vector<unsigned char> from_base64(const std::string& text) {
 }
 
 // binary16 → float, from the format's definition (independent of float16.cpp).
-float from_float16(std::uint16_t half) {
+float half_to_float(std::uint16_t half) {
     const int exponent = (half >> 10) & 31, mantissa = half & 1023;
     const float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
                                           : std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);
@@ -180,7 +182,7 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
         const std::vector<unsigned char> bytes = from_base64(entry.at("float16"));
         REQUIRE(bytes.size() == m.values.size() * 2);
         for (std::size_t e = 0; e < m.values.size(); ++e)
-            m.values[e] = from_float16(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
+            m.values[e] = half_to_float(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
     }
     const double recorded = saved.at("heldOutLoss");
     const Evaluation evaluation = evaluate(untrained.config(), decoded, untrained.held_out());
@@ -214,7 +216,7 @@ SavedHead decode_saved_head() {
         const std::vector<unsigned char> bytes = from_base64(entry.at("float16"));
         REQUIRE(bytes.size() == m.values.size() * 2);
         for (std::size_t e = 0; e < m.values.size(); ++e)
-            m.values[e] = from_float16(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
+            m.values[e] = half_to_float(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
     }
     return head;
 }
@@ -274,4 +276,139 @@ TEST_CASE("the learned head refuses characters it never saw and text longer than
             }) == "text has 65 characters; the learned head's position table holds at most 64");
     REQUIRE(invalid_argument_message([&] { learned_head_tokens(head.config, head.vocabulary, ""); }) ==
             "text is empty; the learned head needs at least 1 character");
+}
+
+TEST_CASE("from_float16 reads every finite half as the format defines it", "[training][float16]") {
+    int mismatches = 0, first_mismatch = -1;
+    for (int half = 0; half < 0x10000; ++half) {
+        if (((half >> 10) & 31) == 31) continue;  // infinities and NaNs are never saved
+        if (from_float16(static_cast<std::uint16_t>(half)) !=
+            half_to_float(static_cast<std::uint16_t>(half))) {
+            if (first_mismatch < 0) first_mismatch = half;
+            ++mismatches;
+        }
+    }
+    CAPTURE(first_mismatch);
+    REQUIRE(mismatches == 0);
+}
+
+namespace {
+
+// One-hot rows: row i puts all its weight on column peak_of[i].
+Matrix one_hot_rows(const std::vector<int>& peak_of) {
+    const int T = static_cast<int>(peak_of.size());
+    Matrix weights(T, T);
+    for (int i = 0; i < T; ++i) weights.row(i)[peak_of[static_cast<std::size_t>(i)]] = 1.0f;
+    return weights;
+}
+
+std::vector<std::string> characters_of(const std::string& ascii) {
+    std::vector<std::string> characters;
+    for (char c : ascii) characters.emplace_back(1, c);
+    return characters;
+}
+
+}  // namespace
+
+TEST_CASE("a row's peak is named from the query's point of view, first fitting name first",
+          "[learned-head][peaks]") {
+    // "ab cdef": positions 0 a, 1 b, 2 space, 3 c, 4 d, 5 e, 6 f; the word of d, e, f starts at 3.
+    const auto [row, peak, name] = GENERATE(table<int, int, std::string>({
+        {0, 0, "only key"},
+        {1, 0, "previous"},
+        {3, 2, "previous"},  // a space just before counts as the previous character
+        {4, 2, "two back"},  // and two back as two back
+        {2, 2, "itself"},
+        {5, 2, "space"},
+        {6, 2, "space"},
+        {6, 3, "word start"},
+        {6, 0, "elsewhere"},
+        {5, 1, "elsewhere"},
+    }));
+    CAPTURE(row, peak);
+    std::vector<int> peak_of = {0, 0, 0, 0, 0, 0, 0};
+    peak_of[static_cast<std::size_t>(row)] = peak;
+    const std::vector<PeakTarget> targets = peak_targets(characters_of("ab cdef"), one_hot_rows(peak_of));
+    REQUIRE(peak_target_name(targets[static_cast<std::size_t>(row)]) == name);
+}
+
+TEST_CASE("a tie for the largest weight goes to its first column", "[learned-head][peaks]") {
+    Matrix weights(3, 3);
+    weights.row(2)[0] = weights.row(2)[1] = 0.5f;  // row 2: 2 back and 1 back tie
+    REQUIRE(peak_target_name(peak_targets(characters_of("abc"), weights)[2]) == std::string("two back"));
+}
+
+TEST_CASE("the learned head's map carries the float64 weights, its characters and each row's peak",
+          "[learned-head]") {
+    const SavedHead head = decode_saved_head();
+    const std::string text =
+        GENERATE(as<std::string>{}, "To be, or not to be", "x", "First Citizen:\nBefore");
+    const MapDetail detail = GENERATE(MapDetail::all, MapDetail::weights_only);
+    CAPTURE(text, detail == MapDetail::all);
+    const LearnedHeadMap map = learned_head_map(head.config, head.parameters, head.vocabulary, text, detail);
+    const std::vector<std::vector<double>> expected = float64_weights(head, head.vocabulary.encode(text));
+    REQUIRE(map.tokens == characters_of(text));
+    REQUIRE(map.head.weights.rows == static_cast<int>(text.size()));
+    REQUIRE(map.inputs.q.cols == head.config.d);
+    REQUIRE_THAT(map.head.scale, Catch::Matchers::WithinRel(1 / std::sqrt(double(head.config.d)), 1e-12));
+    REQUIRE(map.head.output.rows == (detail == MapDetail::all ? map.head.weights.rows : 0));
+    double worst = 0;
+    for (int i = 0; i < map.head.weights.rows; ++i)
+        for (int j = 0; j < map.head.weights.cols; ++j)
+            worst =
+                std::max(worst, std::abs(map.head.weights.row(i)[j] -
+                                         expected[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]));
+    CAPTURE(worst);
+    REQUIRE(worst < 1e-5);
+    REQUIRE(map.peaks == peak_targets(map.tokens, map.head.weights));
+}
+
+namespace {
+
+// The name of where row i of a causal (T, T) weight table peaks, written out here independently
+// of learned_head.cpp, from the same definition (first fitting name, first column on a tie).
+std::string independent_peak_name(const std::string& text, const std::vector<double>& row, int i) {
+    const int j = static_cast<int>(std::max_element(row.begin(), row.begin() + i + 1) - row.begin());
+    const auto space = [&](int at) {
+        return text[static_cast<std::size_t>(at)] == ' ' || text[static_cast<std::size_t>(at)] == '\n';
+    };
+    int word = i;
+    while (word > 0 && !space(word - 1)) --word;
+    if (j == i - 1) return "previous";
+    if (j == i - 2) return "two back";
+    if (j == i) return "itself";
+    if (space(j)) return "space";
+    if (j == word) return "word start";
+    return "elsewhere";
+}
+
+}  // namespace
+
+TEST_CASE("the saved peak census is what an independent float64 count of the held-out rows gives",
+          "[learned-head][peaks]") {
+    const SavedHead head = decode_saved_head();
+    const nlohmann::json census = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH)).at("peakCensus");
+    const std::string corpus = read_file(std::string(DATA_DIR) + "/tinyshakespeare.txt");  // ASCII
+    const int T = head.config.context, windows = census.at("windows");
+    const std::size_t tail = corpus.size() / 10 * 9;  // the held-out tail: the last 10%
+    std::map<std::string, int> counts;
+    double previous_weight = 0;
+    int rows = 0;
+    for (int b = 0; b < windows; ++b) {  // windows of T + 1 laid end to end, the first T read
+        const std::string text = corpus.substr(tail + static_cast<std::size_t>(b) * (T + 1), T);
+        const std::vector<std::vector<double>> w = float64_weights(head, head.vocabulary.encode(text));
+        for (int i = 1; i < T; ++i, ++rows) {
+            ++counts[independent_peak_name(text, w[static_cast<std::size_t>(i)], i)];
+            previous_weight += w[static_cast<std::size_t>(i)][static_cast<std::size_t>(i - 1)];
+        }
+    }
+    REQUIRE(census.at("rows") == rows);
+    const auto [name] = GENERATE(table<std::string>(
+        {{"previous"}, {"two back"}, {"itself"}, {"space"}, {"word start"}, {"elsewhere"}}));
+    const int saved = census.at("counts").at(name);
+    CAPTURE(name, saved, counts[name]);
+    // float32 against float64 may turn a near tie: a handful of the 6300 rows, no more.
+    REQUIRE(std::abs(saved - counts[name]) <= 3);
+    REQUIRE_THAT(double(census.at("meanPreviousWeight")),
+                 Catch::Matchers::WithinAbs(previous_weight / rows, 1e-4));
 }
