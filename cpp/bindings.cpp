@@ -8,6 +8,7 @@
 // so that 2.5 or NaN gets a message instead of being truncated silently.
 #include "attention.hpp"
 #include "backward.hpp"
+#include "learned_head.hpp"
 #include "scenarios.hpp"
 #include "torch_random.hpp"
 #include "training.hpp"
@@ -454,4 +455,68 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     emscripten::function("trainingStart", &training_start_js);
     emscripten::function("trainingSteps", &training_steps_js);
     emscripten::function("trainingStop", &training_stop_js);
+}
+
+// ---- The learned head on the map -----------------------------------------------------------
+// The page holds the saved head (web/assets/learned-head.json, decoded to float32) and passes it
+// with every call, so no state lives here and the compute worker could answer it too.
+
+namespace {
+
+// { vocabulary: [characters], context, d, scale, parameters: { embedding: Float32Array, … } }
+struct LearnedHead {
+    ModelConfig config;
+    Parameters parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+LearnedHead learned_head_from(const val& head) {
+    LearnedHead out;
+    out.vocabulary = Vocabulary(emscripten::vecFromJSArray<std::string>(head["vocabulary"]));
+    out.config.vocabulary = out.vocabulary.size();
+    out.config.context = checked_int(head["context"].as<double>(), "context", 1, kMaxModelContext);
+    out.config.d = checked_int(head["d"].as<double>(), "d", 1, kMaxModelWidth);
+    out.config.scale = parse_scale(head["scale"].as<std::string>(), 1);
+    validate_config(out.config);
+    out.parameters = zero_parameters(out.config);
+    for (int n = 0; n < Parameters::kCount; ++n) {
+        const char* name = Parameters::names()[static_cast<std::size_t>(n)];
+        Matrix& m = *out.parameters.all()[static_cast<std::size_t>(n)];
+        m = matrix_from(head["parameters"][name], m.rows, m.cols, name);
+    }
+    return out;
+}
+
+// The same result as attentionMap for the learned head, plus where each row peaks.
+val learned_head_map_js(std::string text, std::string detail, val head) {
+    return guarded([&] {
+        const LearnedHead saved = learned_head_from(head);
+        const MapDetail level = parse_choice<MapDetail>(
+            "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
+        const LearnedHeadMap map =
+            learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
+        val result = val::object();
+        val token_list = val::array();
+        for (const std::string& token : map.tokens) token_list.call<void>("push", token);
+        result.set("tokens", token_list);
+        result.set("T", map.inputs.q.rows);
+        result.set("d", saved.config.d);
+        result.set("init", std::string("trained"));
+        result.set("pos", std::string("learned"));
+        result.set("q", matrix_object(map.inputs.q));
+        result.set("k", matrix_object(map.inputs.k));
+        result.set("v", matrix_object(map.inputs.v));
+        set_weights(result, map.head, map.stats);
+        if (level == MapDetail::all) set_working(result, map.head);
+        val peaks = val::array();
+        for (PeakTarget target : map.peaks) peaks.call<void>("push", std::string(peak_target_name(target)));
+        result.set("peakTargets", peaks);
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_learned_head) {
+    emscripten::function("learnedHeadMap", &learned_head_map_js);
 }

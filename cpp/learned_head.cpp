@@ -1,5 +1,7 @@
 #include "learned_head.hpp"
 
+#include "tokenize.hpp"
+
 #include <cstddef>
 #include <stdexcept>
 
@@ -9,7 +11,14 @@ std::vector<int> learned_head_tokens(const ModelConfig& config, const Vocabulary
                                      const std::string& text) {
     if (text.empty())
         throw std::invalid_argument("text is empty; the learned head needs at least 1 character");
-    std::vector<int> tokens = vocabulary.encode(text);  // names an unknown character itself
+    const std::vector<std::string> characters = tokenize(text, TokenMode::characters);
+    for (std::size_t i = 0; i < characters.size(); ++i)
+        if (!vocabulary.contains(characters[i]))
+            throw std::invalid_argument("character \"" + characters[i] + "\" at position " +
+                                        std::to_string(i) + " is not one of the " +
+                                        std::to_string(vocabulary.size()) +
+                                        " the learned head was trained on");
+    std::vector<int> tokens = vocabulary.encode(text);
     if (static_cast<int>(tokens.size()) > config.context)
         throw std::invalid_argument("text has " + std::to_string(tokens.size()) +
                                     " characters; the learned head's position table holds at most " +

@@ -5,6 +5,8 @@
 // embind function and turns its { error } result into a thrown Error carrying the core's
 // own message, so callers handle bad input with try/catch like any other JS error.
 
+import { learnedHead } from './learned-head.js';
+
 export async function loadCore(factory = globalThis.AttentionCore) {
   if (typeof factory !== 'function')
     throw new Error('the WebAssembly module (attention-core.js) did not load');
@@ -87,7 +89,9 @@ export function wrap(module) {
     // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
     // rowSum, peakWeight, entropy, effectiveTokens and scale (the factor applied); with
     // detail 'all' also rawScores, scaledScores, maskedScores and output ('weights' skips
-    // building them).
+    // building them). vectors 'learned' is the head trained on Shakespeare (learned-head.js):
+    // one token per character, its own d, positions and 1/√d, causal, whatever the other
+    // fields say; its result also says where each row peaks (peakTargets).
     attentionMap({
       text,
       tokens = 'chars',
@@ -100,6 +104,7 @@ export function wrap(module) {
       causal = true,
       detail = 'all',
     }) {
+      if (vectors === 'learned') return unwrap(module.learnedHeadMap(text, detail, learnedHead()));
       return unwrap(
         module.attentionMap(
           text,

@@ -1,0 +1,60 @@
+// The head trained natively on the whole corpus (`npm run train`, web/assets/learned-head.json),
+// carried inside the bundle so the page needs no request and works from file:// too: its shape,
+// its vocabulary, what attention-train measured about it, and its weights, decoded from
+// float16 once, on first use.
+import saved from '../assets/learned-head.json' with { type: 'json' };
+
+// What the page says about the head: every number here was written by attention-train.
+export const LEARNED_HEAD = Object.freeze({
+  d: saved.d,
+  context: saved.context,
+  scale: saved.scale,
+  steps: saved.steps,
+  heldOutLoss: saved.heldOutLoss,
+  vocabulary: Object.freeze([...saved.vocabulary]),
+  census: Object.freeze({
+    ...saved.peakCensus,
+    counts: Object.freeze({ ...saved.peakCensus.counts }),
+  }),
+});
+
+// binary16 → number, from the format: sign, 5 exponent bits (bias 15), 10 mantissa bits.
+export function halfToNumber(half) {
+  const exponent = (half >> 10) & 31;
+  const mantissa = half & 1023;
+  const magnitude =
+    exponent === 0
+      ? mantissa * 2 ** -24
+      : exponent === 31
+        ? NaN
+        : (1024 + mantissa) * 2 ** (exponent - 25);
+  return half & 0x8000 ? -magnitude : magnitude;
+}
+
+// Base64 of little-endian float16 values → Float32Array (every half is exact in float32).
+export function decodeFloat16Base64(text) {
+  const bytes = Uint8Array.from(atob(text), (character) => character.charCodeAt(0));
+  const view = new DataView(bytes.buffer);
+  const values = new Float32Array(bytes.length / 2);
+  for (let i = 0; i < values.length; i++) values[i] = halfToNumber(view.getUint16(2 * i, true));
+  return values;
+}
+
+let decoded = null;
+
+// The head as core.learnedHeadMap takes it: { vocabulary, context, d, scale, parameters }.
+export function learnedHead() {
+  decoded ??= Object.freeze({
+    vocabulary: LEARNED_HEAD.vocabulary,
+    context: LEARNED_HEAD.context,
+    d: LEARNED_HEAD.d,
+    scale: LEARNED_HEAD.scale,
+    parameters: Object.fromEntries(
+      Object.entries(saved.parameters).map(([name, { float16 }]) => [
+        name,
+        decodeFloat16Base64(float16),
+      ]),
+    ),
+  });
+  return decoded;
+}
