@@ -1,11 +1,12 @@
 // The map's state: its defaults (the tutorial's figure), how each field is checked, how it
 // travels in the URL hash (#text=…&tokens=chars&d=24&seed=1&causal=1&scale=sqrt
-// &vectors=position&init=tutorial&pos=none), and the one rule that keeps the map agreeing
-// with section 5 (lessonRule).
+// &vectors=position&init=tutorial&pos=none), and the rules that keep the map agreeing with
+// section 5 and with the trained head (lessonRule, withLearnedHead).
 //
 // Every check returns either { value } or { error } with a sentence a person can act on;
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
 // from the core (core.limits), passed in: this file holds no copy of them.
+import { LEARNED_HEAD } from './learned-head.js';
 
 export const DEFAULT_STATE = Object.freeze({
   text: 'To be, or not',
@@ -88,7 +89,7 @@ export function createChecks(limits) {
     seed: (raw) => wholeNumber(raw, 'Seed', 0, Number.MAX_SAFE_INTEGER),
     causal: (raw) => flag(raw, 'causal'),
     scale: checkScale,
-    vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token']),
+    vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token', 'learned']),
     init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
     pos: checkPositions,
   };
@@ -104,11 +105,29 @@ export function crossCheck(state) {
   return {};
 }
 
+// vectors=learned is the head trained on Shakespeare (learned-head.js): it reads characters, has
+// its own width, was trained causally and scales by 1/√d, so those fields are set to what it
+// does (the map, the four lines and the link then all say what it does); seed, init and pos
+// do not apply to it and are kept for when the reader switches back.
+const LEARNED_SCALE = Object.freeze({ mode: LEARNED_HEAD.scale, factor: 1 });
+export function withLearnedHead(state) {
+  if (state.vectors !== 'learned') return state;
+  return {
+    ...state,
+    tokens: 'chars',
+    d: LEARNED_HEAD.d,
+    causal: true,
+    scale: LEARNED_SCALE,
+  };
+}
+
 // The tutorial's recipe draws Wq, Wk = 0.5·randn(d, d): q and k grow like √d, so its scores
 // outgrow any 1/√d and its map saturates as d grows, against what section 5 teaches. When a
 // person moves d or the scale away from the tutorial's figure (and does not choose a recipe
-// in the same step), the map switches to the standard recipe and says why.
+// in the same step), the map switches to the standard recipe and says why. The trained head
+// has no recipe to switch: its fixed fields are set instead.
 export function lessonRule(state, changedFields) {
+  if (state.vectors === 'learned') return { state: withLearnedHead(state), switched: false };
   const movedAway =
     (changedFields.includes('d') && state.d !== DEFAULT_STATE.d) ||
     (changedFields.includes('scale') && state.scale.mode !== DEFAULT_STATE.scale.mode);
@@ -148,6 +167,7 @@ export function parseHash(hash, checks) {
       state[key] = checked.value;
     }
   }
+  Object.assign(state, withLearnedHead(state));
   for (const [key, message] of Object.entries(crossCheck(state))) {
     messages.push(
       `The link's ${key} was not used: ${message} Showing ${key}=${serializeValue(key, DEFAULT_STATE[key])}.`,

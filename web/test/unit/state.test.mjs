@@ -1,6 +1,8 @@
-// state.js: checks, links in and out, the RoPE/odd-d rule and the lesson rule.
+// state.js: checks, links in and out, the RoPE/odd-d rule, the lesson rule and the trained
+// head's fixed fields.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
   createChecks,
   crossCheck,
@@ -8,6 +10,7 @@ import {
   lessonRule,
   parseHash,
   serializeHash,
+  withLearnedHead,
 } from '../../src/state.js';
 
 const checks = createChecks({ maxMapWidth: 100 });
@@ -82,4 +85,53 @@ test('moving d or the scale away from the tutorial figure switches to the standa
     assert.equal(result.switched, switched, JSON.stringify([changed, fields]));
     assert.equal(result.state.init, switched ? 'standard' : 'tutorial');
   }
+});
+
+// The trained head's own facts, read here from the JSON attention-train wrote (not from state.js).
+const savedHead = JSON.parse(
+  readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
+);
+
+test('vectors=learned fixes what the trained head does: characters, its d, causal, 1/√d', () => {
+  const { state, messages } = parseHash(
+    '#text=abc&tokens=words&d=7&causal=0&scale=none&vectors=learned&seed=5&init=standard&pos=rope',
+    checks,
+  );
+  assert.deepEqual(messages, []);
+  assert.equal(state.vectors, 'learned');
+  assert.equal(state.tokens, 'chars');
+  assert.equal(state.d, savedHead.d);
+  assert.equal(state.causal, true);
+  assert.deepEqual(state.scale, { mode: savedHead.scale, factor: 1 });
+  // what does not apply to the head is kept for when the reader switches back
+  assert.deepEqual([state.seed, state.init, state.pos], [5, 'standard', 'rope']);
+});
+
+test('a vectors=learned link round-trips, and old links without it are unchanged', () => {
+  const hash = `#text=To%20be&tokens=chars&d=${savedHead.d}&seed=1&causal=1&scale=sqrt&vectors=learned&init=tutorial&pos=none`;
+  assert.equal(serializeHash(parseHash(hash, checks).state), hash);
+  assert.equal(parseHash('#text=To%20be', checks).state.vectors, 'position');
+  assert.equal(parseHash('#vectors=token', checks).state.vectors, 'token');
+  assert.match(parseHash('#vectors=trained', checks).messages[0], /position, token, learned/);
+});
+
+test('with the trained head on, the lesson rule never switches recipes', () => {
+  for (const changed of [['d'], ['scale'], ['vectors'], ['d', 'vectors']]) {
+    const result = lessonRule(
+      { ...DEFAULT_STATE, vectors: 'learned', d: 300, scale: { mode: 'none', factor: 1 } },
+      changed,
+    );
+    assert.equal(result.switched, false, changed.join());
+    assert.equal(result.state.init, 'tutorial');
+    assert.equal(result.state.d, savedHead.d);
+    assert.equal(result.state.scale.mode, 'sqrt');
+  }
+});
+
+test('switching back from the trained head keeps its width and does not switch recipes', () => {
+  const learned = withLearnedHead({ ...DEFAULT_STATE, vectors: 'learned' });
+  const back = lessonRule({ ...learned, vectors: 'position' }, ['vectors']);
+  assert.equal(back.switched, false);
+  assert.equal(back.state.d, savedHead.d);
+  assert.equal(withLearnedHead(DEFAULT_STATE), DEFAULT_STATE);
 });
