@@ -458,8 +458,9 @@ EMSCRIPTEN_BINDINGS(attention_training) {
 }
 
 // ---- The learned head on the map -----------------------------------------------------------
-// The page holds the saved head (web/assets/learned-head.json, decoded to float32) and passes it
-// with every call, so no state lives here and the compute worker could answer it too.
+// The page holds the saved head (web/assets/learned-head.json, decoded to float32) and hands it
+// over once (learnedHeadLoad): copying its 26,000 weights in on every keystroke would cost more
+// than the map itself. Loading again replaces it; each module instance (page, worker) has its own.
 
 namespace {
 
@@ -487,10 +488,25 @@ LearnedHead learned_head_from(const val& head) {
     return out;
 }
 
-// The same result as attentionMap for the learned head, plus where each row peaks.
-val learned_head_map_js(std::string text, std::string detail, val head) {
+std::unique_ptr<LearnedHead>& loaded_head() {
+    static std::unique_ptr<LearnedHead> head;
+    return head;
+}
+
+val learned_head_load_js(val head) {
     return guarded([&] {
-        const LearnedHead saved = learned_head_from(head);
+        loaded_head() = std::make_unique<LearnedHead>(learned_head_from(head));
+        val result = val::object();
+        result.set("vocabulary", loaded_head()->vocabulary.size());
+        return result;
+    });
+}
+
+// The same result as attentionMap for the loaded head, plus where each row peaks.
+val learned_head_map_js(std::string text, std::string detail) {
+    return guarded([&] {
+        if (!loaded_head()) throw std::invalid_argument("no learned head is loaded (learnedHeadLoad first)");
+        const LearnedHead& saved = *loaded_head();
         const MapDetail level = parse_choice<MapDetail>(
             "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
         const LearnedHeadMap map =
@@ -518,5 +534,6 @@ val learned_head_map_js(std::string text, std::string detail, val head) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_learned_head) {
+    emscripten::function("learnedHeadLoad", &learned_head_load_js);
     emscripten::function("learnedHeadMap", &learned_head_map_js);
 }

@@ -53,7 +53,18 @@ function scaleArguments(scale) {
 
 const SQRT = Object.freeze({ mode: 'sqrt' });
 
+// The trained head's map on one module instance, which is handed the head once, on its first map.
+function learnedHeadMapper(module) {
+  let loaded = false;
+  return (text, detail) => {
+    if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
+    loaded = true;
+    return unwrap(module.learnedHeadMap(text, detail));
+  };
+}
+
 export function wrap(module) {
+  const learnedHeadMap = learnedHeadMapper(module);
   return {
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
@@ -104,7 +115,7 @@ export function wrap(module) {
       causal = true,
       detail = 'all',
     }) {
-      if (vectors === 'learned') return unwrap(module.learnedHeadMap(text, detail, learnedHead()));
+      if (vectors === 'learned') return learnedHeadMap(text, detail);
       return unwrap(
         module.attentionMap(
           text,

@@ -33,7 +33,9 @@ export function halfToNumber(half) {
 
 // Base64 of little-endian float16 values → Float32Array (every half is exact in float32).
 export function decodeFloat16Base64(text) {
-  const bytes = Uint8Array.from(atob(text), (character) => character.charCodeAt(0));
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   const view = new DataView(bytes.buffer);
   const values = new Float32Array(bytes.length / 2);
   for (let i = 0; i < values.length; i++) values[i] = halfToNumber(view.getUint16(2 * i, true));

@@ -4,6 +4,7 @@
 // Content-Security-Policy violation. The essential checks (the map against PyTorch, the proof,
 // the √d chart, over http and file://, at two widths) run in three engines in
 // engines.test.mjs.
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium } from './chromium.mjs';
@@ -213,5 +214,135 @@ describe('controls, experiments and links (over http)', () => {
     assert.match(await page.textContent('#scale'), /variance/);
     assert.equal(await page.isVisible('[data-figure="map"] .needs-script'), true);
     await context.close();
+  });
+});
+
+// ---- The trained head (vectors=learned), against a float64 computation written here ----------
+// The saved head, decoded here from its JSON (independent of web/src/learned-head.js), and its
+// causal attention weights in float64: x = E[t] + P[i], q = x·Wq, k = x·Wk, softmax(q·kᵀ/√d).
+const savedHead = JSON.parse(
+  readFileSync(new URL('../assets/learned-head.json', import.meta.url), 'utf8'),
+);
+
+function half(bits) {
+  const exponent = (bits >> 10) & 31;
+  const mantissa = bits & 1023;
+  const magnitude =
+    exponent === 0 ? mantissa / 2 ** 24 : ((1024 + mantissa) / 1024) * 2 ** (exponent - 15);
+  return bits & 0x8000 ? -magnitude : magnitude;
+}
+
+function savedMatrix(name) {
+  const bytes = Buffer.from(savedHead.parameters[name].float16, 'base64');
+  const values = [];
+  for (let i = 0; i < bytes.length; i += 2) values.push(half(bytes.readUInt16LE(i)));
+  return values;
+}
+
+function float64Weights(text) {
+  const { d, vocabulary } = savedHead;
+  const [E, P, Wq, Wk] = ['embedding', 'position', 'query', 'key'].map(savedMatrix);
+  const characters = [...text];
+  const project = (x, W) =>
+    Array.from({ length: d }, (_, c) => x.reduce((sum, xr, r) => sum + xr * W[r * d + c], 0));
+  const x = characters.map((character, i) => {
+    const t = vocabulary.indexOf(character);
+    return Array.from({ length: d }, (_, r) => E[t * d + r] + P[i * d + r]);
+  });
+  const q = x.map((row) => project(row, Wq));
+  const k = x.map((row) => project(row, Wk));
+  return q.map((qi, i) => {
+    const scores = k
+      .slice(0, i + 1)
+      .map((kj) => qi.reduce((sum, value, c) => sum + value * kj[c], 0) / Math.sqrt(d));
+    const top = Math.max(...scores);
+    const exps = scores.map((score) => Math.exp(score - top));
+    const total = exps.reduce((a, b) => a + b, 0);
+    return characters.map((_, j) => (j <= i ? exps[j] / total : 0));
+  });
+}
+
+// The table prints 3 decimals: every cell within half a unit of the last digit, plus float32.
+function assertMatchesFloat64(map, text) {
+  const expected = float64Weights(text);
+  assert.equal(map.weights.length, expected.length);
+  expected.forEach((row, i) => {
+    row.forEach((weight, j) => {
+      assert.ok(
+        Math.abs(map.weights[i][j] - weight) < 6e-4,
+        `row ${i} column ${j}: page ${map.weights[i][j]}, float64 ${weight}`,
+      );
+    });
+  });
+}
+
+const previousPeaks = (weights) =>
+  weights.slice(1).filter((row, i) => row.indexOf(Math.max(...row)) === i).length;
+
+describe('the trained head on the map (vectors=learned)', () => {
+  const url = () => chromium.url();
+  const text = 'To be, or not to be';
+
+  test('a link shows the trained head: float64 weights, resting controls, a measured note', async () => {
+    await withPage(url(), `#vectors=learned&text=${encodeURIComponent(text)}`, async (page) => {
+      assertMatchesFloat64(await readMap(page), text);
+      assert.equal(await page.inputValue('#map-vectors'), 'learned');
+      assert.equal(await page.inputValue('#map-d'), String(savedHead.d));
+      for (const id of ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'])
+        assert.equal(await page.isDisabled(`#map-${id}`), true, id);
+      assert.equal(await page.isVisible('[data-role="learned-fixed"]'), true);
+      const note = await page.textContent('[data-role="recipe-note"]');
+      const peaks = previousPeaks(float64Weights(text));
+      assert.match(note, new RegExp(`In your text, ${peaks} of ${[...text].length - 1} rows`));
+      assert.match(note, /6,300 rows of Shakespeare/);
+      assert.match(new URL(page.url()).hash, /vectors=learned/);
+    });
+  });
+
+  test('typing changes the map, and it still matches float64', async () => {
+    await withPage(url(), `#vectors=learned&text=${encodeURIComponent(text)}`, async (page) => {
+      const typed = 'First Citizen:\nBefore';
+      const map = await changeAndWait(page, () => page.fill('#map-text', typed));
+      assertMatchesFloat64(map, typed);
+      const peaks = previousPeaks(float64Weights(typed));
+      assert.match(
+        await page.textContent('[data-role="recipe-note"]'),
+        new RegExp(`In your text, ${peaks} of ${[...typed].length - 1} rows`),
+      );
+    });
+  });
+
+  test('text the head cannot read gets a message beside the box; the last map stays', async () => {
+    await withPage(url(), `#vectors=learned&text=${encodeURIComponent(text)}`, async (page) => {
+      const good = await readMap(page);
+      await page.fill('#map-text', 'café');
+      await poll(() => page.textContent('#map-text-message'), {
+        message: 'no message for a character outside the vocabulary',
+      });
+      assert.match(
+        await page.textContent('#map-text-message'),
+        /character "é" at position 3 is not one of the 65/,
+      );
+      assert.deepEqual(await readMap(page), good);
+      await page.fill('#map-text', 'a'.repeat(savedHead.context + 1));
+      await poll(async () => /at most/.test(await page.textContent('#map-text-message')), {
+        message: 'no message for a text longer than the head',
+      });
+      assert.match(await page.textContent('#map-text-message'), /65 characters.*at most 64/);
+      assert.deepEqual(await readMap(page), good);
+      await changeAndWait(page, () => page.fill('#map-text', 'to be'));
+      assert.equal(await page.textContent('#map-text-message'), '');
+    });
+  });
+
+  test('choosing the trained head in the controls and back again', async () => {
+    await withPage(url(), '', async (page) => {
+      const map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'learned'));
+      assertMatchesFloat64(map, 'To be, or not');
+      assert.match(page.url(), /vectors=learned/);
+      await changeAndWait(page, () => page.selectOption('#map-vectors', 'position'));
+      assert.equal(await page.isDisabled('#map-d'), false);
+      assert.equal(await page.isVisible('[data-role="learned-fixed"]'), false);
+    });
   });
 });

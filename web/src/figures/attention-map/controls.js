@@ -2,6 +2,10 @@
 // store's requested state (a control holding a rejected value is left alone, so the person
 // can fix it; its message shows beside it).
 import { compact } from '../../lib/format.js';
+import { LEARNED_HEAD } from '../../learned-head.js';
+
+// What the trained head decides for itself (state.js's withLearnedHead): these controls rest.
+const FIXED_BY_LEARNED_HEAD = ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'];
 
 export function controlsMarkup(limits) {
   return `
@@ -23,8 +27,10 @@ export function controlsMarkup(limits) {
     <select id="map-vectors">
       <option value="position">position</option>
       <option value="token">token</option>
+      <option value="learned">token, trained</option>
     </select>
   </div>
+  <p class="control wide hint" data-role="learned-fixed" hidden>While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${LEARNED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.</p>
   <div class="control">
     <label for="map-d">Head width d (1–${limits.maxMapWidth})</label>
     <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message">
@@ -115,7 +121,10 @@ export function syncControls(root, inputs, state, errors) {
   inputs.scale.value = state.scale.mode;
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
-  inputs.factor.disabled = !custom;
+  const learned = state.vectors === 'learned';
+  for (const field of FIXED_BY_LEARNED_HEAD) inputs[field].disabled = learned;
+  root.querySelector('[data-role="learned-fixed"]').hidden = !learned;
+  inputs.factor.disabled = !custom || learned;
   if (custom && document.activeElement !== inputs.factor) {
     inputs.factor.value = String(Math.log10(state.scale.factor));
   }

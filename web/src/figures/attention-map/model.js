@@ -2,7 +2,9 @@
 // numbers, labels, table rows, the notes beside the map and the text box). Pure: no DOM, runs
 // in Node. Sentences are arrays of segments: strings, or { term } for a glossary word.
 import { compact, fixed, visibleToken } from '../../lib/format.js';
+import { LEARNED_HEAD } from '../../learned-head.js';
 import { isTutorialFigure } from '../../state.js';
+import { alphabet, learnedNote } from './learned-note.js';
 
 export const TABLE_LIMIT = 24; // tokens shown in the numbers table; the CSV has them all
 
@@ -43,11 +45,24 @@ export function isMasked(state, row, col) {
   return state.causal && col > row;
 }
 
+// What the map's head is: a random recipe, or the head trained on Shakespeare.
+function headDescription(state, result) {
+  if (state.vectors === 'learned') {
+    return (
+      `${result.T} characters, the head trained on Shakespeare (${LEARNED_HEAD.steps} steps): d = ${result.d}, ` +
+      `its learned positions, ${scaleName(state.scale, result.scale)}, causal`
+    );
+  }
+  return (
+    `${result.T} tokens, d = ${result.d}, ${scaleName(state.scale, result.scale)}, ${state.init} recipe, ` +
+    POSITION_NAMES[state.pos]
+  );
+}
+
 function summary(state, result, computeMs) {
   const { peak, effective } = rowAverages(result);
   return [
-    `${result.T} tokens, d = ${result.d}, ${scaleName(state.scale, result.scale)}, ${state.init} recipe, ` +
-      `${POSITION_NAMES[state.pos]}. On average a row puts ${fixed(peak, 2)} of its attention on its `,
+    `${headDescription(state, result)}. On average a row puts ${fixed(peak, 2)} of its attention on its `,
     { term: 'peak weight', text: 'favourite token' },
     ' and spreads over ',
     `${fixed(effective, 2)} `,
@@ -111,6 +126,14 @@ export function recipeNote(snapshot) {
 
 // The note at the text box: what typing can change, given how token vectors are made.
 export function textNote(state) {
+  if (state.vectors === 'learned') {
+    return {
+      text:
+        `The trained head reads one token per character, up to ${LEARNED_HEAD.context} of them, from the ` +
+        `${LEARNED_HEAD.vocabulary.length} it met in Shakespeare: ${alphabet(LEARNED_HEAD.vocabulary)}. ` +
+        'Each character has its own learned vector, so what you type changes the map.',
+    };
+  }
   if (state.vectors === 'token') {
     return {
       text:
@@ -161,6 +184,9 @@ export function table(result) {
 // The title line of the PNG export: what the picture shows, enough to reproduce it.
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
+  if (state.vectors === 'learned') {
+    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleName(state.scale)}`;
+  }
   return (
     `Attention weights for “${text}” · ${state.tokens === 'chars' ? 'characters' : 'words'} · ` +
     `d = ${state.d} · seed ${state.seed} · ${state.causal ? 'causal' : 'no mask'} · ` +
@@ -185,7 +211,7 @@ export function mapModel(snapshot) {
   return {
     summary: summary(state, result, snapshot.computeMs),
     ariaLabel: ariaLabel(state, result),
-    recipe: recipeNote(snapshot),
+    recipe: state.vectors === 'learned' ? learnedNote(result, LEARNED_HEAD) : recipeNote(snapshot),
     textNote: textNote(snapshot.requested ?? state),
     labels: result.tokens.map(visibleToken),
     top: largestWeight(result),
