@@ -217,7 +217,8 @@ export function scoreSpread(result) {
 function spreadSentence(result, state) {
   const spread = scoreSpread(result);
   const text = `Their spread (typical size) is ${fixed(spread, 1)}.`;
-  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial';
+  // The trained head (vectors=learned) keeps init in its state for later, but has no recipe.
+  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial' && state.vectors !== 'learned';
   if (!(spread > 2) || !tutorialRecipe || scaleOf(state).mode !== 'sqrt') return text;
   return `${text} That is far above 1 because the tutorial's recipe makes queries and keys grow with d (its weight matrices are 0.5·randn(d, d)); section 5 shows what large scores do to the softmax.`;
 }
