@@ -75,6 +75,7 @@ const TITLES = [
   'Widen the head under 1/√d: d = 16 → 256',
   'Scale by 1/d instead of 1/√d',
   'No scaling at d = 512',
+  'A head trained on Shakespeare',
   "Back to the tutorial's figure",
 ];
 

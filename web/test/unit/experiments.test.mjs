@@ -68,6 +68,7 @@ test('each note quotes its live number and its baseline as printed', () => {
     widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
     unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
+    learned: (n) => [fixed(n.now, 2), fixed(n.before, 2), `${n.previous} of ${n.rows} rows`],
     tutorial: () => [],
   };
   for (const experiment of EXPERIMENTS) {
@@ -96,4 +97,17 @@ test('row differences and diagonal spread on hand-made matrices', () => {
   assert.equal(diagonalSpread(toeplitz), 0);
   const placed = { T: 2, rawScores: [4, 0, 0, 2] };
   assert.equal(diagonalSpread(placed), 0.5);
+});
+
+test('the trained-head experiment counts the rows the core says peak one character back', () => {
+  const { result, note } = noteOf(EXPERIMENTS.find((experiment) => experiment.id === 'learned'));
+  // Independent of the core's names: a row peaks on the previous character when its largest
+  // weight sits just left of the diagonal (rows 1 … T − 1).
+  let previous = 0;
+  for (let i = 1; i < result.T; i++) {
+    const row = Array.from(result.weights.subarray(i * result.T, i * result.T + i + 1));
+    if (row.indexOf(Math.max(...row)) === i - 1) previous += 1;
+  }
+  assert.equal(note.numbers.previous, previous);
+  assert.equal(note.numbers.rows, result.T - 1);
 });
