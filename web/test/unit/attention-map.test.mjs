@@ -1,6 +1,8 @@
-// The attention map's model on small hand-made results: every sentence and number it prints.
+// The attention map's model on small hand-made results: every sentence and number it prints,
+// for the random heads and for the trained one (learned-note.js, learned-head.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
   exportTitle,
   inspectCell,
@@ -12,7 +14,16 @@ import {
   TABLE_LIMIT,
   textNote,
 } from '../../src/figures/attention-map/model.js';
-import { DEFAULT_STATE } from '../../src/state.js';
+import {
+  alphabet,
+  corpusSentence,
+  learnedNote,
+  liveSentence,
+  meanPreviousWeight,
+  peakTally,
+} from '../../src/figures/attention-map/learned-note.js';
+import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
+import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
 
 // Two tokens, causal: row 0 sees only itself; row 1 splits 0.25 / 0.75.
 const TWO = Object.freeze({
@@ -125,4 +136,125 @@ test('the summary quotes the averages and names the glossary terms', () => {
   );
   assert.ok(model.summary.some((part) => part.term === 'effective tokens'));
   assert.equal(mapModel({ state: null, result: null }), null);
+});
+
+// ---- The trained head (vectors=learned) ---------------------------------------------------------
+// Three characters, causal: row 1 peaks on row 0 (the previous one), row 2 on itself.
+const THREE = Object.freeze({
+  ...TWO,
+  tokens: ['a', 'b', 'c'],
+  T: 3,
+  d: 64,
+  scale: 0.125,
+  weights: new Float32Array([1, 0, 0, 0.6, 0.4, 0, 0.1, 0.3, 0.6]),
+  peakWeight: new Float32Array([1, 0.6, 0.6]),
+  effectiveTokens: new Float32Array([1, 1.96, 2.3]),
+  peakTargets: ['only key', 'previous', 'itself'],
+});
+const LEARNED_STATE = withLearnedHead({ ...DEFAULT_STATE, text: 'abc', vectors: 'learned' });
+const savedHead = JSON.parse(
+  readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
+);
+
+test('the peak tally leaves out row 0 and counts each place the core names', () => {
+  const { counts, rows } = peakTally(['only key', 'previous', 'previous', 'space', 'two back']);
+  assert.equal(rows, 4);
+  assert.deepEqual(counts, {
+    previous: 2,
+    'two back': 1,
+    itself: 0,
+    space: 1,
+    'word start': 0,
+    elsewhere: 0,
+  });
+});
+
+test('the weight one character back is averaged over rows 1 … T − 1', () => {
+  assert.ok(Math.abs(meanPreviousWeight(THREE) - (0.6 + 0.3) / 2) < 1e-7);
+  assert.equal(meanPreviousWeight({ T: 1, weights: new Float32Array([1]) }), null);
+});
+
+test('the live sentence describes the reader’s text from its own rows', () => {
+  assert.equal(
+    liveSentence(THREE),
+    'In your text, 1 of 2 rows put their largest weight on the previous character ' +
+      '(1 on its own character); on average a row gives 0.45 of its weight to the previous ' +
+      'character (row 0, with only itself to see, is left out).',
+  );
+  const one = { T: 1, tokens: ['a'], weights: new Float32Array([1]), peakTargets: ['only key'] };
+  assert.match(liveSentence(one), /one character, and row 0 can only look at itself/);
+});
+
+test('the corpus sentence quotes the census as shares of its rows, largest first', () => {
+  const census = {
+    windows: 2,
+    rows: 126,
+    meanPreviousWeight: 0.5,
+    counts: { previous: 63, 'two back': 14, itself: 21, space: 21, 'word start': 7, elsewhere: 0 },
+  };
+  const sentence = corpusSentence(census, 64);
+  assert.match(sentence, /^Over 126 rows of Shakespeare it never trained on \(2 windows of 64/);
+  assert.match(
+    sentence,
+    /50\.0% on the previous character, 16\.7% on its own character, 16\.7% on a space or newline further back, 11\.1% on the character two back, 5\.6% on the first letter of its word; on average 0\.500/,
+  );
+});
+
+test('the note beside the map quotes what npm run train saved with the head', () => {
+  const { peakCensus } = savedHead;
+  const note = learnedNote(THREE, LEARNED_HEAD).text;
+  const share = (name) => `${((100 * peakCensus.counts[name]) / peakCensus.rows).toFixed(1)}%`;
+  assert.match(note, new RegExp(`Over ${peakCensus.rows.toLocaleString('en-US')} rows`));
+  for (const name of ['previous', 'two back', 'itself', 'space', 'word start'])
+    assert.ok(note.includes(share(name)), `${name}: ${share(name)}`);
+  assert.ok(note.includes(peakCensus.meanPreviousWeight.toFixed(3)));
+});
+
+test('the alphabet names ranges, space and newline, then lists the rest', () => {
+  const lower = [...'abcdefghijklmnopqrstuvwxyz'];
+  assert.equal(alphabet(['\n', ' ', '!', '?', ...lower]), 'a–z, space, newline and !?');
+  assert.equal(alphabet(['a', 'b']), 'ab');
+  assert.equal(alphabet([' ', 'x']), 'space and x');
+});
+
+test('float16 base64 decodes to the values the format defines', () => {
+  const halves = [0x3c00, 0xc000, 0x0001, 0x7bff, 0x3555, 0x8000];
+  const bytes = Buffer.alloc(2 * halves.length);
+  halves.forEach((half, i) => {
+    bytes.writeUInt16LE(half, 2 * i);
+  });
+  assert.deepEqual(
+    [...decodeFloat16Base64(bytes.toString('base64'))],
+    [1, -2, 2 ** -24, 65504, 0.333251953125, -0],
+  );
+});
+
+test('with the trained head the map says what it is, and the boxes say what it reads', () => {
+  const model = mapModel({
+    state: LEARNED_STATE,
+    requested: LEARNED_STATE,
+    result: THREE,
+    computeMs: 1,
+  });
+  const summary = model.summary
+    .map((part) => (typeof part === 'string' ? part : (part.text ?? part.term)))
+    .join('');
+  assert.match(
+    summary,
+    new RegExp(
+      `3 characters, the head trained on Shakespeare \\(${savedHead.steps} steps\\): d = 64, its learned positions, 1/√d = 0\\.13, causal\\.`,
+    ),
+  );
+  assert.match(model.recipe.text, /^In your text, 1 of 2 rows/);
+  assert.equal(model.recipe.button, undefined);
+  assert.match(
+    model.textNote.text,
+    new RegExp(
+      `up to ${savedHead.context} of them, from the ${savedHead.vocabulary.length} it met`,
+    ),
+  );
+  assert.equal(
+    exportTitle(LEARNED_STATE),
+    'Attention weights for “abc” · characters · the head trained on Shakespeare · d = 64 · causal · scale 1/√d',
+  );
 });

@@ -98,5 +98,6 @@ export function alphabet(vocabulary) {
       .map(([, name]) => name),
   ];
   const rest = vocabulary.filter((character) => !covered.has(character)).join('');
-  return rest ? `${parts.join(', ')} and ${rest}` : parts.join(' and ');
+  const all = rest ? [...parts, rest] : parts;
+  return all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)}` : (all[0] ?? '');
 }
