@@ -10,7 +10,7 @@ export const PLACES = Object.freeze({
   itself: 'its own character',
   space: 'a space or newline further back',
   'word start': 'the first letter of its word',
-  elsewhere: 'somewhere else',
+  elsewhere: 'another character',
 });
 
 // How many rows peak on each place; row 0 (one key, no choice) is not counted.
@@ -63,12 +63,16 @@ export function corpusSentence(census, context) {
   const ranked = Object.keys(PLACES)
     .filter((place) => place !== 'elsewhere')
     .sort((a, b) => counts[b] - counts[a])
-    .map((place) => `${percent(counts[place], rows)} on ${PLACES[place]}`);
+    .map(
+      (place, rank) =>
+        `${PLACES[place]} in ${percent(counts[place], rows)}${rank ? '' : ' of rows'}`,
+    );
   return (
-    `Over ${rows.toLocaleString('en-US')} rows of Shakespeare it never trained on (${census.windows} ` +
-    `windows of ${context} characters, measured by npm run train), ${ranked.join(', ')}; ` +
-    `on average ${fixed(census.meanPreviousWeight, 3)} of a row's weight goes to the previous ` +
-    'character. What training taught this head, mostly, is to look one character back.'
+    `Measured by npm run train over ${rows.toLocaleString('en-US')} rows of Shakespeare it never ` +
+    `trained on (${census.windows} windows of ${context} characters), the largest weight falls on ` +
+    `${ranked.join(', on ')}; on average ${fixed(census.meanPreviousWeight, 3)} of a row's weight ` +
+    'goes to the previous character. What training taught this head, mostly, is to look one ' +
+    'character back.'
   );
 }
 
