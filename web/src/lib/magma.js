@@ -19,13 +19,20 @@ const HEX =
   'fec488fec68afec88cfeca8dfecc8ffecd90fecf92fed194fed395fed597fed799fed89afdda9cfddc9efddea0fde0a1' +
   'fde2a3fde3a5fde5a7fde7a9fde9aafdebacfcecaefceeb0fcf0b2fcf2b4fcf4b6fcf6b8fcf7b9fcf9bbfcfbbdfcfdbf';
 
-const TABLE = Array.from({ length: 256 }, (_, i) =>
-  [0, 2, 4].map((offset) => parseInt(HEX.slice(i * 6 + offset, i * 6 + offset + 2), 16)));
+// The 256 colours as r, g, b bytes in a row, for painting a million cells by index.
+export const MAGMA_RGB = Uint8Array.from({ length: 768 }, (_, i) =>
+  parseInt(HEX.slice(i * 2, i * 2 + 2), 16),
+);
+
+// The colour index (0…255) of t in [0, 1] (clamped; NaN is 0).
+export function magmaIndex(t) {
+  return t > 0 ? Math.round(Math.min(1, t) * 255) : 0;
+}
 
 // t in [0, 1] (clamped) -> [r, g, b]
 export function magma(t) {
-  const clamped = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
-  return TABLE[Math.round(clamped * 255)];
+  const at = magmaIndex(t) * 3;
+  return [MAGMA_RGB[at], MAGMA_RGB[at + 1], MAGMA_RGB[at + 2]];
 }
 
 export function magmaCss(t) {

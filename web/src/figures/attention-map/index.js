@@ -43,16 +43,22 @@ function pointerCell(canvas, box, T, event) {
 
 const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
 
-// The canvas and its cached bitmap (coloured once per result; hover only rescales it).
+// The canvas and its cached bitmap (coloured once per result; hover only rescales it). The
+// room it may fill comes from the resize observer, so drawing never forces a layout.
 function canvasView(canvas) {
   let drawn = { result: null, bitmap: null, box: null };
+  let room = 0;
   return {
+    resize(width) {
+      room = width;
+    },
     draw(snapshot) {
       const model = snapshot && mapModel(snapshot);
       if (!model) return;
       const { state, result, highlight } = snapshot;
       if (drawn.result !== result) drawn = { result, bitmap: render.heatBitmap(result, model.top) };
       drawn.box = render.drawMap(canvas, {
+        room: room || canvas.parentElement.clientWidth,
         state,
         result,
         ...model,
@@ -65,11 +71,15 @@ function canvasView(canvas) {
   };
 }
 
-// The numbers table: thousands of cells, so built in the task after the frame that drew the map.
+// The numbers table, built in the task after the frame that drew the map. Its scroll cue
+// reads layout, so it is set when the observer reports new sizes (after the browser's own
+// layout), never in the middle of an update where it would force one.
 function tableView(wrap) {
   let timer = 0;
-  const markScrolling = () =>
-    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1);
+  const resize = new ResizeObserver(() =>
+    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1),
+  );
+  resize.observe(wrap);
   return {
     show(result, highlight) {
       clearTimeout(timer);
@@ -77,12 +87,14 @@ function tableView(wrap) {
         const model = table(result);
         wrap.replaceChildren(render.tableCaption(model), render.buildTable(model));
         render.highlightTable(wrap.querySelector('table'), highlight);
-        markScrolling();
+        resize.observe(wrap.querySelector('table'));
       }, 0);
     },
     highlight: (highlight) => render.highlightTable(wrap.querySelector('table'), highlight),
-    markScrolling,
-    destroy: () => clearTimeout(timer),
+    destroy() {
+      clearTimeout(timer);
+      resize.disconnect();
+    },
   };
 }
 
@@ -145,11 +157,10 @@ export function mount(element, { core, dispatch }) {
     },
   });
   wireExports($, canvas, () => snapshot);
-  $('toggle-table').addEventListener('click', () => requestAnimationFrame(numbers.markScrolling));
   const redraw = () => view.draw(snapshot);
-  const resize = new ResizeObserver(() => {
+  const resize = new ResizeObserver(([entry]) => {
+    view.resize(entry.contentRect.width);
     redraw();
-    numbers.markScrolling();
   });
   resize.observe(canvas.parentElement);
   document.addEventListener('themechange', redraw);

@@ -2,8 +2,8 @@
 // the triangle shows on a dark page too), the highlighted cell, the colour bar, the numbers
 // table, the notes beside the map and the PNG with its title line.
 import { fixed } from '../../lib/format.js';
-import { magma, magmaCss } from '../../lib/magma.js';
-import { gridLayout, paintCells, sizeCanvas } from '../../lib/grid.js';
+import { magmaCss } from '../../lib/magma.js';
+import { heatBitmap as bitmapOf, gridLayout, sizeCanvas } from '../../lib/grid.js';
 import { segmentsToNodes } from '../../lib/glossary.js';
 import { cssColor } from '../../theme.js';
 
@@ -14,7 +14,7 @@ function maxPlot() {
 }
 
 export function heatBitmap(result, top) {
-  return paintCells(result.T, (row, col) => magma(result.weights[row * result.T + col] / top));
+  return bitmapOf(result.weights, result.T, top);
 }
 
 function drawHatching(context, box, T) {
@@ -95,9 +95,9 @@ function drawHighlight(context, box, cell) {
 }
 
 // Draws the whole map; returns the geometry (for pointer hit-tests). bitmap: heatBitmap().
-export function drawMap(canvas, { state, result, labels, top, bitmap, highlight }) {
+// room: the width (CSS pixels) the map may fill.
+export function drawMap(canvas, { room, state, result, labels, top, bitmap, highlight }) {
   const T = result.T;
-  const room = canvas.parentElement.clientWidth;
   const showLabels = (room - 150) / T >= 9;
   const longest = showLabels ? Math.max(...labels.map((label) => Math.min(label.length, 8))) : 3;
   const box = gridLayout(room, T, longest, maxPlot());
@@ -204,7 +204,13 @@ export function highlightTable(table, highlight) {
 }
 
 // A note with an optional one-click button; note: { text, button?, action? } or null.
+// Rebuilt only when it changes, so a focused button is never swapped out under the keyboard.
 export function renderActionNote(box, note, dispatch) {
+  const key = note
+    ? `${note.text}\n${note.button ?? ''}\n${JSON.stringify(note.action ?? {})}`
+    : '';
+  if (box.dataset.note === key) return;
+  box.dataset.note = key;
   box.hidden = !note;
   if (!note) {
     box.replaceChildren();

@@ -64,7 +64,7 @@ export function mount(element, { dispatch = () => {} } = {}) {
     view.cells = writeGrid(parts.table, grid, view.cursor, name);
     if (hadFocus) view.cells[view.cursor.row][view.cursor.col].focus({ preventScroll: true });
     writeLegend(parts.legend, grid, name === 'mask' && state.causal);
-    onResize();
+    parts.cue.textContent = model.scrollCue(shape);
     explain();
   }
 
@@ -83,15 +83,18 @@ export function mount(element, { dispatch = () => {} } = {}) {
   }
 
   const handlers = gridHandlers(view, { point, render, stepCount: model.STEPS.length, parts });
-  function onResize() {
+  // The scroll cues read layout, so they are set when the observer reports new sizes (after
+  // the browser's own layout), never in the middle of a render where it would force one.
+  const resize = new ResizeObserver(() => {
     updateScrollCue(parts.codeScroll, parts.codeCue);
-    if (shape) updateScrollCue(parts.wrap, parts.cue, model.scrollCue(shape));
-  }
+    updateScrollCue(parts.wrap, parts.cue);
+  });
+  for (const box of [parts.codeScroll, parts.tabList, parts.wrap, parts.table]) resize.observe(box);
   const onTheme = () => {
     view.surface = rgbOf(cssColor('--surface'), view.surface);
     render();
   };
-  const listeners = [...handlers, [window, 'resize', onResize], [document, 'themechange', onTheme]];
+  const listeners = [...handlers, [document, 'themechange', onTheme]];
   for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
   view.surface = rgbOf(cssColor('--surface'), view.surface);
 
@@ -104,6 +107,7 @@ export function mount(element, { dispatch = () => {} } = {}) {
       else render();
     },
     destroy() {
+      resize.disconnect();
       for (const [target, type, handler] of listeners) target.removeEventListener(type, handler);
       parts.root.remove();
     },

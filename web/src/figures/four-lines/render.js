@@ -141,7 +141,6 @@ export function markCells(table, cells, current, shared) {
 }
 
 // Shows a scroll cue only while its box is narrower than what it holds.
-export function updateScrollCue(box, cue, text = cue.textContent) {
-  cue.textContent = text;
+export function updateScrollCue(box, cue) {
   cue.hidden = !(box.scrollWidth > box.clientWidth + 1);
 }

@@ -1,0 +1,27 @@
+// The heat-map painter: each cell's colour is matplotlib's magma at value / top, checked
+// against colours read from matplotlib's own table (magma(0) = #000004, magma(128/255) =
+// #b73779, magma(1) = #fcfdbf), with NaN, negatives and values over the top clamped.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { heatPixels } from '../../src/lib/grid.js';
+
+const rgba = (pixels, cell) => [...pixels.subarray(cell * 4, cell * 4 + 4)];
+
+test('a 2×2 map paints 0, the middle and the top as magma’s ends and middle', () => {
+  const pixels = heatPixels(Float32Array.of(0, 0.25, 0.5, 0.5 * (128 / 255)), 2, 0.5);
+  assert.deepEqual(rgba(pixels, 0), [0x00, 0x00, 0x04, 255]);
+  assert.deepEqual(rgba(pixels, 2), [0xfc, 0xfd, 0xbf, 255]);
+  assert.deepEqual(rgba(pixels, 3), [0xb7, 0x37, 0x79, 255]);
+});
+
+test('NaN and negative values paint as the lowest colour, values over the top as the highest', () => {
+  const pixels = heatPixels(Float32Array.of(Number.NaN, -3, 7, 1), 2, 1);
+  assert.deepEqual(rgba(pixels, 0), [0x00, 0x00, 0x04, 255]);
+  assert.deepEqual(rgba(pixels, 1), [0x00, 0x00, 0x04, 255]);
+  assert.deepEqual(rgba(pixels, 2), [0xfc, 0xfd, 0xbf, 255]);
+});
+
+test('a top of 0 (an all-zero map) paints every cell the lowest colour, not NaN', () => {
+  const pixels = heatPixels(Float32Array.of(0, 0, 0, 0), 2, 0);
+  for (let cell = 0; cell < 4; cell++) assert.deepEqual(rgba(pixels, cell), [0, 0, 4, 255]);
+});
