@@ -480,7 +480,11 @@ LearnedHead learned_head_from(const val& head) {
     out.config.scale = parse_scale(head["scale"].as<std::string>(), 1);
     validate_config(out.config);
     out.parameters = zero_parameters(out.config);
-    for (int n = 0; n < Parameters::kCount; ++n) {
+    // The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first five matrices in
+    // Parameters order. The output projection and the unembedding only predict the next
+    // character, so the page does not ship them (scripts/build-web.mjs) and they stay zero.
+    constexpr int kMapMatrices = 5;
+    for (int n = 0; n < kMapMatrices; ++n) {
         const char* name = Parameters::names()[static_cast<std::size_t>(n)];
         Matrix& m = *out.parameters.all()[static_cast<std::size_t>(n)];
         m = matrix_from(head["parameters"][name], m.rows, m.cols, name);

@@ -54,6 +54,23 @@ const shakespeareSlice = {
   },
 };
 
+// The trained head as the page needs it: the map uses E, P, Wq, Wk and Wv only (see
+// learned_head_from in cpp/bindings.cpp), so the output projection and the unembedding, two of
+// its seven float16 matrices, stay out of the bundle.
+const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
+const learnedHeadForMap = {
+  name: 'learned-head-for-map',
+  setup(build) {
+    build.onLoad({ filter: /learned-head\.json$/ }, (args) => {
+      const head = JSON.parse(readFileSync(args.path, 'utf8'));
+      const parameters = Object.fromEntries(
+        MAP_MATRICES.map((name) => [name, head.parameters[name]]),
+      );
+      return { loader: 'json', contents: JSON.stringify({ ...head, parameters }) };
+    });
+  },
+};
+
 // The compute worker's bundle, as a string the page turns into a Blob URL (start-worker.js).
 const workerSource = {
   name: 'worker-source',
@@ -86,7 +103,7 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outdir: dist,
-  plugins: [torchOutputs, workerSource, shakespeareSlice],
+  plugins: [torchOutputs, workerSource, shakespeareSlice, learnedHeadForMap],
   legalComments: 'none',
   logLevel: 'warning',
 });

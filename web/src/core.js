@@ -5,14 +5,15 @@
 // embind function and turns its { error } result into a thrown Error carrying the core's
 // own message, so callers handle bad input with try/catch like any other JS error.
 
-import { learnedHead } from './learned-head.js';
-
-export async function loadCore(factory = globalThis.AttentionCore) {
+// options.learnedHead: () => the trained head (learned-head.js), for vectors 'learned'. The page
+// passes it; the compute worker does not, so the head's weights are not bundled twice (its
+// maps are small and always computed on the page).
+export async function loadCore(factory = globalThis.AttentionCore, options = {}) {
   if (typeof factory !== 'function')
     throw new Error('the WebAssembly module (attention-core.js) did not load');
   if (typeof WebAssembly !== 'object')
     throw new Error('this browser has WebAssembly turned off or unsupported');
-  return wrap(await startWithoutFetch(factory));
+  return wrap(await startWithoutFetch(factory), options);
 }
 
 // Emscripten 3.1.6's loader first tries fetch() on the embedded data: URL of the wasm, which
@@ -54,17 +55,18 @@ function scaleArguments(scale) {
 const SQRT = Object.freeze({ mode: 'sqrt' });
 
 // The trained head's map on one module instance, which is handed the head once, on its first map.
-function learnedHeadMapper(module) {
+function learnedHeadMapper(module, learnedHead) {
   let loaded = false;
   return (text, detail) => {
+    if (!learnedHead) throw new Error('the trained head is loaded on the page only, not here');
     if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
     loaded = true;
     return unwrap(module.learnedHeadMap(text, detail));
   };
 }
 
-export function wrap(module) {
-  const learnedHeadMap = learnedHeadMapper(module);
+export function wrap(module, { learnedHead = null } = {}) {
+  const learnedHeadMap = learnedHeadMapper(module, learnedHead);
   return {
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
@@ -100,7 +102,7 @@ export function wrap(module) {
     // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
     // rowSum, peakWeight, entropy, effectiveTokens and scale (the factor applied); with
     // detail 'all' also rawScores, scaledScores, maskedScores and output ('weights' skips
-    // building them). vectors 'learned' is the head trained on Shakespeare (learned-head.js):
+    // building them). vectors 'learned' is the head trained on Shakespeare (options.learnedHead):
     // one token per character, its own d, positions and 1/√d, causal, whatever the other
     // fields say; its result also says where each row peaks (peakTargets).
     attentionMap({

@@ -3,6 +3,7 @@
 // update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
 import { loadCore } from './core.js';
+import { learnedHead } from './learned-head.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
@@ -75,7 +76,7 @@ async function start() {
   setupGlossary(document);
   let core;
   try {
-    core = await loadCore();
+    core = await loadCore(globalThis.AttentionCore, { learnedHead });
   } catch (error) {
     showBanner(
       `The live figures could not start: ${error.message}. The explanation below is all here; ` +

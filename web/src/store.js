@@ -66,7 +66,9 @@ const HANDLERS = {
 // Maps bigger than this many multiply-adds (about a millisecond of work) are computed in the
 // background when the page has a worker; smaller ones at once, which is simpler and as fast.
 const INSTANT_WORK = 2e6;
-const mapWork = (state) => [...state.text].length ** 2 * state.d;
+// The trained head's maps are at most its 64 positions, and only the page holds its weights.
+const mapWork = (state) =>
+  state.vectors === 'learned' ? 0 : [...state.text].length ** 2 * state.d;
 
 function applyOutcome(store, request, outcome, ms) {
   if ('value' in outcome) {

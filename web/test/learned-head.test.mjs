@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { wrap } from '../src/core.js';
+import { learnedHead } from '../src/learned-head.js';
 
 const require = createRequire(import.meta.url);
-const core = wrap(await require('../../build/wasm/attention-core.js')());
+const core = wrap(await require('../../build/wasm/attention-core.js')(), { learnedHead });
 const saved = JSON.parse(
   readFileSync(new URL('../assets/learned-head.json', import.meta.url), 'utf8'),
 );

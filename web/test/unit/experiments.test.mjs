@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { wrap } from '../../src/core.js';
+import { learnedHead } from '../../src/learned-head.js';
 import { fixed, scientific } from '../../src/lib/format.js';
 import { FIELDS } from '../../src/state.js';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../../src/figures/experiments/model.js';
 
 const require = createRequire(import.meta.url);
-const core = wrap(await require('../../../build/wasm/attention-core.js')());
+const core = wrap(await require('../../../build/wasm/attention-core.js')(), { learnedHead });
 
 function noteOf(experiment) {
   const result = core.attentionMap(experiment.state);
