@@ -32,6 +32,12 @@ float max_abs(const Matrix& m) {
     return largest;
 }
 
+// Rows 0..rows-1 of m, copied.
+Matrix first_rows(const Matrix& m, int rows) {
+    const auto end = m.values.begin() + static_cast<std::ptrdiff_t>(rows) * m.cols;
+    return Matrix(rows, m.cols, std::vector<float>(m.values.begin(), end));
+}
+
 void check_formula_size(int T) {
     if (T > kMaxFormulaT) {
         const double mebibytes = static_cast<double>(T) * T * sizeof(float) / (1 << 20);
@@ -215,27 +221,27 @@ void softmax_rows(Intermediates& result) {
     }
 }
 
-}  // namespace
 
-Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
-    const double factor = validate_inputs(q, k, v, scale);
-    const int T = q.rows, d_v = v.cols;
-    check_formula_size(T);
+// Steps 1–4 for queries 0..rows-1 against all T keys (rows ≤ T), inputs already checked. Row i
+// is query i, so the causal mask reads the same as in the full T × T formula.
+Intermediates formula_steps(const Matrix& q, const Matrix& k, const Matrix& v, double factor, bool causal,
+                            int rows) {
+    const int T = k.rows, d_v = v.cols;
     const float scale_f = static_cast<float>(factor);
 
     Intermediates result;
     result.scale = factor;
-    result.scaled_scores = Matrix(T, T);
-    result.masked_scores = Matrix(T, T);
-    result.output = Matrix(T, d_v);
+    result.scaled_scores = Matrix(rows, T);
+    result.masked_scores = Matrix(rows, T);
+    result.output = Matrix(rows, d_v);
 
     // 1. scores: how well query i matches key j.
-    result.raw_scores = dot_products(q, k);
+    result.raw_scores = rows == q.rows ? dot_products(q, k) : dot_products(first_rows(q, rows), k);
     for (std::size_t e = 0; e < result.raw_scores.values.size(); ++e)
         result.scaled_scores.values[e] = result.raw_scores.values[e] * scale_f;
 
     // 2. mask: -inf, not a large negative number, so that step 3 gives exactly 0.
-    for (int i = 0; i < T; ++i)
+    for (int i = 0; i < rows; ++i)
         for (int j = 0; j < T; ++j)
             result.masked_scores.row(i)[j] =
                 is_masked(causal, i, j) ? kNegativeInfinity : result.scaled_scores.row(i)[j];
@@ -252,7 +258,7 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
     const double value_bound = max_abs(v);
     std::vector<double> sum_buffer(static_cast<std::size_t>(d_v));
     double* sum = sum_buffer.data();  // (d_v,) the output row being accumulated
-    for (int i = 0; i < T; ++i) {
+    for (int i = 0; i < rows; ++i) {
         std::fill(sum, sum + d_v, 0.0);
         const float* weights_i = result.weights.row(i);
         for (int j = 0; j < T; ++j) {
@@ -266,6 +272,41 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
             out_i[c] = static_cast<float>(std::clamp(sum[c], -value_bound, value_bound));
     }
     return result;
+}
+
+}  // namespace
+
+Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
+    const double factor = validate_inputs(q, k, v, scale);
+    check_formula_size(q.rows);
+    return formula_steps(q, k, v, factor, causal, q.rows);
+}
+
+Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
+                                 int rows) {
+    const double factor = validate_inputs(q, k, v, scale);
+    check_formula_size(q.rows);
+    if (rows < 0)
+        throw std::invalid_argument("rows of working = " + std::to_string(rows) + " is below 0");
+    if (rows >= q.rows) return formula_steps(q, k, v, factor, causal, q.rows);
+    // Every row's weights from one T × T buffer, then the working of the first rows, whose
+    // weights are the same float32 operations on the same numbers: the same bits.
+    Intermediates result = weights_from_scores(dot_products(q, k), factor, causal);
+    if (rows == 0) return result;
+    Intermediates working = formula_steps(q, k, v, factor, causal, rows);
+    result.raw_scores = std::move(working.raw_scores);
+    result.scaled_scores = std::move(working.scaled_scores);
+    result.masked_scores = std::move(working.masked_scores);
+    result.output = std::move(working.output);
+    return result;
+}
+
+Score score_of(const float* q_i, const float* k_j, int d, double factor) {
+    // Through dot_products() itself, so the sum runs in the order formula()'s does.
+    const Matrix query(1, d, std::vector<float>(q_i, q_i + d));
+    const Matrix key(1, d, std::vector<float>(k_j, k_j + d));
+    const float raw = dot_products(query, key).values[0];
+    return {raw, raw * static_cast<float>(factor)};
 }
 
 Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal) {

@@ -89,6 +89,22 @@ Intermediates formula(const Matrix& q, const Matrix& k, const Matrix& v, Scale s
 // that show the weights and not the working (the map at large T).
 Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal);
 
+// Every row's weights, as attention_weights() gives them, and the working of the first `rows`
+// queries only: raw, scaled and masked scores (rows, T) and output (rows, d_v), each the first
+// rows of what formula() keeps, bit for bit. rows ≥ T is formula(); 0 is the weights alone. For a
+// figure that shows the working of a few rows beside the weights of all (the page's map).
+Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
+                                 int rows);
+
+// One cell of steps 1–2, by formula()'s float32 operations: q_i·k_j and that times `factor`
+// (what scale_factor() gives for the head). q_i, k_j: (d,). For reading any cell of a map whose
+// working was kept for its first rows only.
+struct Score {
+    float raw = 0.0f;
+    float scaled = 0.0f;
+};
+Score score_of(const float* q_i, const float* k_j, int d, double factor);
+
 // Steps 2–3 on scores already computed: raw_scores (T, T) q_i·k_j, scaled by `factor`, masked
 // and softmaxed in place; returns them as attention_weights() does. No checks: for callers
 // that reuse one Q·Kᵀ for several scales (the scale study).

@@ -14,6 +14,7 @@
 #include "training.hpp"
 
 #include <emscripten/bind.h>
+#include <malloc.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
@@ -90,6 +91,19 @@ Scale parse_scale(const std::string& mode, double factor) {
     return parsed == ScaleMode::custom ? Scale::custom(factor) : Scale{parsed, 1.0};
 }
 
+// One token per "chars" (character) or "words".
+TokenMode parse_tokens(const std::string& tokens) {
+    return parse_choice<TokenMode>("tokens", tokens,
+                                   {{"chars", TokenMode::characters}, {"words", TokenMode::words}});
+}
+
+// How much of the working a map returns: "all", "first-rows" (kWorkingRows queries) or "weights".
+MapDetail parse_detail(const std::string& detail) {
+    return parse_choice<MapDetail>(
+        "detail", detail,
+        {{"all", MapDetail::all}, {"first-rows", MapDetail::first_rows}, {"weights", MapDetail::weights_only}});
+}
+
 template <typename F>
 val guarded(F&& compute) {
     try {
@@ -112,8 +126,11 @@ void set_weights(val& result, const Intermediates& head, const RowStatistics& st
     result.set("effectiveTokens", copy_out(stats.effective_tokens));
 }
 
-// The working that leads to the weights, and the output they make.
+// The working that leads to the weights, and the output they make, for the rows that kept it
+// (workingRows: all T, the first few, or none).
 void set_working(val& result, const Intermediates& head) {
+    result.set("workingRows", head.raw_scores.rows);
+    if (head.raw_scores.rows == 0) return;
     result.set("rawScores", matrix_object(head.raw_scores));
     result.set("scaledScores", matrix_object(head.scaled_scores));
     result.set("maskedScores", matrix_object(head.masked_scores));
@@ -154,6 +171,28 @@ val fused_js(val q, val k, val v, double T, double d, double d_v, std::string sc
     });
 }
 
+// q_i·k_j and its scaled score for one cell (score_of): q and k are the two rows, of length d.
+val score_of_js(val q_row, val k_row, std::string scale, double factor) {
+    return guarded([&] {
+        const std::vector<float> q = emscripten::convertJSArrayToNumberVector<float>(q_row);
+        const std::vector<float> k = emscripten::convertJSArrayToNumberVector<float>(k_row);
+        if (q.empty() || q.size() != k.size() || q.size() > static_cast<std::size_t>(kMaxWidth))
+            throw std::invalid_argument("scoreOf needs a query and a key row of one length, 1 to " +
+                                        std::to_string(kMaxWidth) + "; got " + std::to_string(q.size()) +
+                                        " and " + std::to_string(k.size()));
+        for (std::size_t c = 0; c < q.size(); ++c)
+            if (!std::isfinite(q[c]) || !std::isfinite(k[c]))
+                throw std::invalid_argument("scoreOf needs finite numbers; entry " + std::to_string(c) +
+                                            " is not");
+        const int d = static_cast<int>(q.size());
+        const Score score = score_of(q.data(), k.data(), d, scale_factor(parse_scale(scale, factor), d));
+        val result = val::object();
+        result.set("raw", score.raw);
+        result.set("scaled", score.scaled);
+        return result;
+    });
+}
+
 // Successive draws from one seed, as successive torch.randn calls after one manual_seed.
 val randn_js(double seed, val counts) {
     return guarded([&] {
@@ -176,8 +215,7 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
     return guarded([&] {
         MapRecipe recipe;
         recipe.text = text;
-        recipe.tokens = parse_choice<TokenMode>(
-            "tokens", tokens, {{"chars", TokenMode::characters}, {"words", TokenMode::words}});
+        recipe.tokens = parse_tokens(tokens);
         recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
         recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
         recipe.vectors = parse_choice<VectorMode>(
@@ -187,8 +225,7 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
         recipe.positions = parse_choice<Positions>(
             "pos", pos,
             {{"none", Positions::none}, {"sinusoidal", Positions::sinusoidal}, {"rope", Positions::rope}});
-        const MapDetail level = parse_choice<MapDetail>(
-            "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
+        const MapDetail level = parse_detail(detail);
         const AttentionMap map = attention_map(recipe, parse_scale(scale, factor), causal, level);
         val result = val::object();
         val token_list = val::array();
@@ -202,7 +239,7 @@ val attention_map_js(std::string text, std::string tokens, double d, double seed
         result.set("k", matrix_object(map.inputs.k));
         result.set("v", matrix_object(map.inputs.v));
         set_weights(result, map.head, map.stats);
-        if (level == MapDetail::all) set_working(result, map.head);
+        set_working(result, map.head);
         return result;
     });
 }
@@ -271,6 +308,23 @@ val limits_js() {
     return result;
 }
 
+// Bytes the core's allocator has handed out and not had back: a leak shows as growth here
+// between two calls that should leave nothing behind (the wasm memory itself never shrinks).
+double heap_in_use() {
+    return static_cast<double>(mallinfo().uordblks);
+}
+
+// What the map of `text` costs (map_multiply_adds), from the tokens it makes.
+val map_multiply_adds_js(std::string text, std::string tokens, double d) {
+    return guarded([&] {
+        const TokenMode mode = parse_tokens(tokens);
+        const auto T = static_cast<int>(std::min<std::size_t>(tokenize(text, mode).size(), kMaxMapTokens));
+        val result = val::object();
+        result.set("multiplyAdds", map_multiply_adds(T, checked_int(d, "d", 1, kMaxMapWidth)));
+        return result;
+    });
+}
+
 val study_multiply_adds_js(val widths, double T, double draws) {
     return guarded([&] {
         std::vector<int> checked;
@@ -288,12 +342,15 @@ val study_multiply_adds_js(val widths, double T, double draws) {
 EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("formula", &formula_js);
     emscripten::function("fused", &fused_js);
+    emscripten::function("scoreOf", &score_of_js);
     emscripten::function("randn", &randn_js);
     emscripten::function("attentionMap", &attention_map_js);
     emscripten::function("scaleStudy", &scale_study_js);
     emscripten::function("equivalence", &equivalence_js);
     emscripten::function("limits", &limits_js);
     emscripten::function("studyMultiplyAdds", &study_multiply_adds_js);
+    emscripten::function("mapMultiplyAdds", &map_multiply_adds_js);
+    emscripten::function("heapInUse", &heap_in_use);
 }
 
 // ---- Learning ------------------------------------------------------------------------------
@@ -511,8 +568,7 @@ val learned_head_map_js(std::string text, std::string detail) {
     return guarded([&] {
         if (!loaded_head()) throw std::invalid_argument("no learned head is loaded (learnedHeadLoad first)");
         const LearnedHead& saved = *loaded_head();
-        const MapDetail level = parse_choice<MapDetail>(
-            "detail", detail, {{"all", MapDetail::all}, {"weights", MapDetail::weights_only}});
+        const MapDetail level = parse_detail(detail);
         const LearnedHeadMap map =
             learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
         val result = val::object();
@@ -527,7 +583,7 @@ val learned_head_map_js(std::string text, std::string detail) {
         result.set("k", matrix_object(map.inputs.k));
         result.set("v", matrix_object(map.inputs.v));
         set_weights(result, map.head, map.stats);
-        if (level == MapDetail::all) set_working(result, map.head);
+        set_working(result, map.head);
         val peaks = val::array();
         for (PeakTarget target : map.peaks) peaks.call<void>("push", std::string(peak_target_name(target)));
         result.set("peakTargets", peaks);

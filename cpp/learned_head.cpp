@@ -98,8 +98,7 @@ LearnedHeadMap learned_head_map(const ModelConfig& config, const Parameters& par
     for (int id : ids) map.tokens.push_back(vocabulary.characters()[static_cast<std::size_t>(id)]);
     map.inputs = head_inputs_for(config, parameters, ids);
     const HeadInputs& in = map.inputs;
-    map.head = detail == MapDetail::all ? formula(in.q, in.k, in.v, config.scale, true)
-                                        : attention_weights(in.q, in.k, config.scale, true);
+    map.head = head_at_detail(in.q, in.k, in.v, config.scale, true, detail);
     map.stats = row_statistics(map.head.weights);
     map.peaks = peak_targets(map.tokens, map.head.weights);
     return map;

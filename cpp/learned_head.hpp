@@ -49,7 +49,7 @@ std::vector<PeakTarget> peak_targets(const std::vector<std::string>& characters,
 struct LearnedHeadMap {
     std::vector<std::string> tokens;
     HeadInputs inputs;   // x, q, k, v (T, d)
-    Intermediates head;  // with MapDetail::weights_only, as attention_weights() leaves it
+    Intermediates head;  // as head_at_detail() leaves it
     RowStatistics stats;
     std::vector<PeakTarget> peaks;
 };

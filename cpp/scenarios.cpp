@@ -149,14 +149,36 @@ MapInputs map_inputs(const MapRecipe& recipe) {
     return inputs;
 }
 
+Intermediates head_at_detail(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
+                             MapDetail detail) {
+    switch (detail) {
+        case MapDetail::all: return formula(q, k, v, scale, causal);
+        case MapDetail::first_rows: return formula_first_rows(q, k, v, scale, causal, kWorkingRows);
+        case MapDetail::weights_only: break;
+    }
+    return attention_weights(q, k, scale, causal);
+}
+
 AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal, MapDetail detail) {
     AttentionMap map;
     map.inputs = map_inputs(recipe);
     const MapInputs& in = map.inputs;
-    map.head = detail == MapDetail::all ? formula(in.q, in.k, in.v, scale, causal)
-                                        : attention_weights(in.q, in.k, scale, causal);
+    map.head = head_at_detail(in.q, in.k, in.v, scale, causal, detail);
     map.stats = row_statistics(map.head.weights);
     return map;
+}
+
+double map_multiply_adds(int T, int d) {
+    // A torch-exact normal draw (Box–Muller on mt19937 with torch's own log, sin and cos) takes
+    // as long as about 120 multiply-adds; each weight's exp, its share of the row statistics
+    // (a log) and its copy out about 40.
+    constexpr double kPerDraw = 120.0, kPerWeight = 40.0;
+    const double t = T, width = d;
+    const double draws = t * width + 2 * width * width;  // x, Wq, Wk
+    const double projections = 2 * t * width * width;    // q = x·Wq, k = x·Wk
+    const double scores = t * t * width;                 // q·kᵀ
+    const double working = kWorkingRows * t * width;     // the output of the first rows
+    return kPerDraw * draws + projections + scores + kPerWeight * t * t + working;
 }
 
 // ---- the equivalence check -----------------------------------------------------------------

@@ -77,18 +77,32 @@ Matrix rotary_positions(const Matrix& x);
 // ---- The map figure: recipe, then the formula, then row statistics -----------------------
 
 enum class MapDetail {
-    all,           // every intermediate of the formula (the page's four-lines figure)
+    all,           // every intermediate of the formula
+    first_rows,    // every row's weights, the working of the first kWorkingRows queries only
     weights_only,  // attention_weights(): weights and their row max and sum, no other T×T buffer
 };
 
+// Queries whose working MapDetail::first_rows keeps: the page's four-lines figure shows 16.
+constexpr int kWorkingRows = 16;
+
+// The head for a map at `detail`: formula(), formula_first_rows() or attention_weights().
+Intermediates head_at_detail(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
+                             MapDetail detail);
+
 struct AttentionMap {
     MapInputs inputs;
-    Intermediates head;  // with MapDetail::weights_only, as attention_weights() leaves it
+    Intermediates head;  // as head_at_detail() leaves it
     RowStatistics stats;
 };
 
 AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal,
                            MapDetail detail = MapDetail::all);
+
+// What attention_map() at MapDetail::first_rows costs for T tokens at width d, counted in
+// multiply-adds, for a caller choosing where to run it (the page: at once or in a worker). The
+// draws and the per-weight work are counted by their time in wasm, measured against the
+// multiply-adds of the projections (docs/benchmarks.md, "Where the page computes").
+double map_multiply_adds(int T, int d);
 
 // ---- The equivalence check ----------------------------------------------------------------
 

@@ -753,10 +753,11 @@ void fuzz_map(FuzzInput& in) {
 
     // attention_map() is map_inputs, then the head at the detail asked, then row statistics.
     const std::string head = formula_problem(inputs.q, inputs.k, inputs.v, scale);
-    attention::AttentionMap all, light;
+    attention::AttentionMap all, light, first;
     if (!returns_exactly_when_valid("attention_map", head, [&] {
             all = attention::attention_map(recipe, scale, causal, attention::MapDetail::all);
             light = attention::attention_map(recipe, scale, causal, attention::MapDetail::weights_only);
+            first = attention::attention_map(recipe, scale, causal, attention::MapDetail::first_rows);
         }))
         return;
     require(all.inputs.q.values == inputs.q.values && light.inputs.k.values == inputs.k.values,
@@ -765,6 +766,20 @@ void fuzz_map(FuzzInput& in) {
                 light.stats.peak_weight == all.stats.peak_weight && light.head.output.values.empty() &&
                 all.head.output.rows == rows,
             "attention_map's details disagree");
+    // first_rows: every weight, and the formula's working cut to its first kWorkingRows rows.
+    const int kept = std::min(rows, attention::kWorkingRows);
+    const auto cut = [kept](const attention::Matrix& m) {
+        return std::vector<float>(m.values.begin(), m.values.begin() + static_cast<std::ptrdiff_t>(kept) * m.cols);
+    };
+    require(first.head.weights.values == all.head.weights.values && first.head.row_sum == all.head.row_sum &&
+                first.head.raw_scores.values == cut(all.head.raw_scores) &&
+                first.head.masked_scores.values == cut(all.head.masked_scores) &&
+                first.head.output.values == cut(all.head.output),
+            "attention_map's first rows are not the formula's");
+    const int last = rows - 1;
+    const attention::Score corner = attention::score_of(inputs.q.row(last), inputs.k.row(0), recipe.d, all.head.scale);
+    require(corner.raw == all.head.raw_scores.row(last)[0] && corner.scaled == all.head.scaled_scores.row(last)[0],
+            "score_of disagrees with the formula at row %d", last);
 }
 
 // ---- the scale study ----
