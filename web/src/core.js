@@ -77,6 +77,8 @@ export function wrap(module, { learnedHead = null } = {}) {
 
     // Bytes of wasm memory this instance holds (it grows, never shrinks): the soak's leak bound.
     heapBytes: () => module.HEAP8.length,
+    // Bytes allocated in the core and not yet freed; steady between calls unless one leaks.
+    heapInUse: () => module.heapInUse(),
 
     // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
     formula({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
@@ -98,11 +100,18 @@ export function wrap(module, { learnedHead = null } = {}) {
       return unwrap(module.randn(seed, counts)).draws;
     },
 
+    // One cell's q·k and its scaled score, by the formula's float32 operations: query and key
+    // are two rows of length d (Float32Array); returns { raw, scaled }.
+    scoreOf({ query, key, scale = SQRT }) {
+      return unwrap(module.scoreOf(query, key, ...scaleArguments(scale)));
+    },
+
     // The map recipe for any text (init: 'tutorial' | 'standard'; pos: 'none' | 'sinusoidal' |
     // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
-    // rowSum, peakWeight, entropy, effectiveTokens and scale (the factor applied); with
-    // detail 'all' also rawScores, scaledScores, maskedScores and output ('weights' skips
-    // building them). vectors 'learned' is the head trained on Shakespeare (options.learnedHead):
+    // rowSum, peakWeight, entropy, effectiveTokens, scale (the factor applied) and workingRows:
+    // the queries whose working it kept, rawScores, scaledScores and maskedScores (workingRows,
+    // T) and output (workingRows, d), which is T with detail 'all', the first 16
+    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on Shakespeare (options.learnedHead):
     // one token per character, its own d, positions and 1/√d, causal, whatever the other
     // fields say; its result also says where each row peaks (peakTargets).
     attentionMap({
@@ -132,6 +141,12 @@ export function wrap(module, { learnedHead = null } = {}) {
           detail,
         ),
       );
+    },
+
+    // What attentionMap({ text, tokens, d }) costs in multiply-adds (draws and softmax counted
+    // by their time), to choose between computing it at once and in the background.
+    mapMultiplyAdds({ text, tokens = 'chars', d = 24 }) {
+      return unwrap(module.mapMultiplyAdds(text, tokens, d)).multiplyAdds;
     },
 
     // Σ T²·d·draws over the widths: what the scale study would cost, to compare with

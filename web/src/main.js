@@ -46,13 +46,34 @@ function declare(facts) {
   for (const [key, value] of Object.entries(facts)) document.documentElement.dataset[key] = value;
 }
 
-// Large maps go to the worker; the worker's heap size is declared beside the page's.
+// Large maps go to the worker; the bytes its core holds are declared beside the page's.
 function backgroundMap(compute) {
   return async (state) => {
     const outcome = await compute.run('map', 'attentionMap', state);
-    const heap = await compute.run('heap', 'heapBytes');
-    if ('value' in heap) declare({ workerHeapBytes: heap.value });
+    const heap = await compute.run('heap', 'heapInUse');
+    if ('value' in heap) declare({ workerHeapInUse: heap.value });
     return outcome;
+  };
+}
+
+// Hands each snapshot to every figure: the first (the map) at once, the others one per task
+// after it, so that drawing a large result never adds up to one long task that blocks input.
+// A figure still waiting when a newer snapshot arrives draws the newer one.
+function figureUpdater(figures) {
+  let latest = null;
+  let waiting = [];
+  function updateNext() {
+    const figure = waiting.shift();
+    figure?.update?.(latest);
+    if (waiting.length) setTimeout(updateNext, 0);
+  }
+  return (snapshot) => {
+    latest = snapshot;
+    const [first, ...others] = figures;
+    first?.update?.(snapshot);
+    const idle = waiting.length === 0;
+    waiting = others;
+    if (idle && waiting.length) setTimeout(updateNext, 0);
   };
 }
 
@@ -104,10 +125,11 @@ async function start() {
   store.start();
   hash.write(store.getSnapshot().state);
   const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
+  const update = figureUpdater(figures);
   store.subscribe((snapshot) => {
     hash.write(snapshot.state);
-    declare({ heapBytes: core.heapBytes() });
-    for (const figure of figures) figure.update?.(snapshot);
+    declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
+    update(snapshot);
   });
   await mountAll(core, store, figures, compute);
 }

@@ -63,12 +63,24 @@ const HANDLERS = {
   },
 };
 
-// Maps bigger than this many multiply-adds (about a millisecond of work) are computed in the
-// background when the page has a worker; smaller ones at once, which is simpler and as fast.
+// Maps bigger than this many multiply-adds (about a millisecond of work; the core counts them)
+// are computed in the background when the page has a worker; smaller ones at once, which is
+// simpler and as fast. The trained head's maps (at most its 64 positions) are always computed
+// here: only the page holds its weights. A text the core cannot count is computed at once, so
+// its message comes back as any refusal does.
 const INSTANT_WORK = 2e6;
-// The trained head's maps are at most its 64 positions, and only the page holds its weights.
-const mapWork = (state) =>
-  state.vectors === 'learned' ? 0 : [...state.text].length ** 2 * state.d;
+function mapWork(core, state) {
+  if (state.vectors === 'learned') return 0;
+  try {
+    return core.mapMultiplyAdds(state);
+  } catch {
+    return 0;
+  }
+}
+
+// The map asks the core for every weight and the working of the first rows only (section 3's
+// figure shows 16 queries), so a long text never builds and copies every T×T intermediate.
+const mapRequest = (state) => ({ ...state, detail: 'first-rows' });
 
 function applyOutcome(store, request, outcome, ms) {
   if ('value' in outcome) {
@@ -94,29 +106,33 @@ function applyOutcome(store, request, outcome, ms) {
 
 function computeNow(core, request) {
   try {
-    return { value: core.attentionMap(request) };
+    return { value: core.attentionMap(mapRequest(request)) };
   } catch (error) {
     return { error: error.message };
   }
 }
 
-// Computes store.requested; a background answer is kept only if nothing newer was asked since.
-function compute(store, core, background, republish) {
+const goesToBackground = (store, core, background, request) =>
+  Boolean(background) && store.state !== null && mapWork(core, request) > INSTANT_WORK;
+
+// Computes store.requested; a background answer is kept only if nothing newer was asked since,
+// and is published at once (it arrives when the worker finishes, not on a frame of its own).
+function compute(store, core, background, publish) {
   const request = store.requested;
   store.attempted = request;
   const started = performance.now();
-  if (!background || store.state === null || mapWork(request) <= INSTANT_WORK) {
+  if (!goesToBackground(store, core, background, request)) {
     if (!applyOutcome(store, request, computeNow(core, request), performance.now() - started))
-      compute(store, core, null, republish);
+      compute(store, core, null, publish);
     return;
   }
   store.pending = request;
-  background(request).then((outcome) => {
+  background(mapRequest(request)).then((outcome) => {
     if (store.attempted !== request || outcome.stale) return;
     store.pending = null;
     if (!applyOutcome(store, request, outcome, performance.now() - started))
-      compute(store, core, null, republish);
-    republish();
+      compute(store, core, null, publish);
+    publish();
   });
 }
 
@@ -176,21 +192,34 @@ export function createStore(
   const republish = () => {
     if (!frame) frame = requestFrame(publish);
   };
+  const computable = () =>
+    store.requested !== store.attempted && Object.keys(crossCheck(store.requested)).length === 0;
 
   function publish() {
     frame = 0;
     const cross = crossCheck(store.requested);
-    if (Object.keys(cross).length === 0 && store.requested !== store.attempted) {
-      compute(store, core, background, republish);
-    }
+    if (computable()) compute(store, core, background, publish);
     snapshot = snapshotOf(store, cross);
     for (const listener of listeners) listener(snapshot);
+  }
+
+  // A map bound for the background is sent when the task that asked for it ends, not a frame
+  // later: the worker starts at once and the frame shows the controls (and later the map).
+  let sending = false;
+  function sendEarly() {
+    sending = false;
+    if (computable() && goesToBackground(store, core, background, store.requested))
+      compute(store, core, background, publish);
   }
 
   return {
     dispatch(action) {
       HANDLERS[action.type](store, action);
       republish();
+      if (!sending && background) {
+        sending = true;
+        queueMicrotask(sendEarly);
+      }
     },
     getSnapshot: () => snapshot,
     subscribe(listener) {

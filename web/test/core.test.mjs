@@ -92,6 +92,43 @@ test('the map returns the working only with detail all, and the softmax terms al
   }
 });
 
+test('the first-rows map keeps the working of 16 queries; scoreOf gives any other cell', () => {
+  const text = 'a longer sentence than sixteen tokens';
+  const all = core.attentionMap({ text, init: 'standard', causal: false });
+  const rows = core.attentionMap({ text, init: 'standard', causal: false, detail: 'first-rows' });
+  const { T } = all;
+  assert.equal(T, 37);
+  assert.equal(all.workingRows, T);
+  assert.equal(rows.workingRows, 16);
+  assert.deepEqual(rows.weights, all.weights);
+  for (const key of ['rawScores', 'scaledScores', 'maskedScores']) {
+    assert.deepEqual(rows[key], all[key].subarray(0, 16 * T), key);
+  }
+  assert.deepEqual(rows.output, all.output.subarray(0, 16 * 24));
+  const d = 24;
+  for (const [i, j] of [
+    [30, 5],
+    [36, 36],
+    [16, 0],
+  ]) {
+    const score = core.scoreOf({
+      query: all.q.subarray(i * d, (i + 1) * d),
+      key: all.k.subarray(j * d, (j + 1) * d),
+      scale: { mode: 'custom', factor: all.scale },
+    });
+    assert.equal(score.raw, all.rawScores[i * T + j], `raw ${i},${j}`);
+    assert.equal(score.scaled, all.scaledScores[i * T + j], `scaled ${i},${j}`);
+  }
+  assert.throws(
+    () => core.scoreOf({ query: new Float32Array(3), key: new Float32Array(4) }),
+    /one length/,
+  );
+  assert.throws(
+    () => core.scoreOf({ query: new Float32Array([Number.NaN]), key: new Float32Array(1) }),
+    /finite/,
+  );
+});
+
 test('rope leaves the values alone and scores depend only on the distance', () => {
   const options = { text: 'a'.repeat(12), vectors: 'token', d: 8, scale: { mode: 'none' } };
   const plain = core.attentionMap(options);

@@ -55,24 +55,32 @@ const MAGMA_PIXELS = (() => {
 })();
 
 // The RGBA pixels of a T×T heat map: values[i] / top through magma, so a map of a million
-// cells paints in a few milliseconds.
-export function heatPixels(values, T, top) {
-  const pixels = new Uint8ClampedArray(T * T * 4);
-  const words = new Uint32Array(pixels.buffer);
+// cells paints in a few milliseconds. Written into `pixels` when given (T·T·4 bytes).
+export function heatPixels(values, T, top, pixels = new Uint8ClampedArray(T * T * 4)) {
+  const words = new Uint32Array(pixels.buffer, pixels.byteOffset, T * T);
   const toIndex = top > 0 ? 255 / top : 0;
-  for (let i = 0; i < T * T; i++) {
-    const scaled = values[i] * toIndex; // NaN fails both tests below and paints colour 0
-    words[i] = MAGMA_PIXELS[scaled > 0 ? (scaled < 255 ? (scaled + 0.5) | 0 : 255) : 0];
+  const cells = T * T;
+  for (let i = 0; i < cells; i++) {
+    // Clamped to 0…255 (NaN fails both tests and paints colour 0); `| 0` then rounds down.
+    let index = values[i] * toIndex + 0.5;
+    index = index > 0 ? (index < 255 ? index : 255) : 0;
+    words[i] = MAGMA_PIXELS[index | 0];
   }
   return pixels;
 }
 
-// A T×T heat-map bitmap of values / top. Drawn scaled, it costs nothing per hover.
-export function heatBitmap(values, T, top = 1) {
-  const bitmap = document.createElement('canvas');
+// A T×T heat-map bitmap of values / top. Drawn scaled, it costs nothing per hover. A `reuse`
+// bitmap of the same size is painted over instead of making a new one: at T = 1000 each is
+// 4 MB, garbage a moment later.
+const imageOf = new WeakMap(); // bitmap -> its ImageData
+export function heatBitmap(values, T, top = 1, reuse = null) {
+  const bitmap = reuse?.width === T ? reuse : document.createElement('canvas');
   bitmap.width = T;
   bitmap.height = T;
-  bitmap.getContext('2d').putImageData(new ImageData(heatPixels(values, T, top), T, T), 0, 0);
+  if (!imageOf.has(bitmap)) imageOf.set(bitmap, new ImageData(T, T));
+  const image = imageOf.get(bitmap);
+  heatPixels(values, T, top, image.data);
+  bitmap.getContext('2d').putImageData(image, 0, 0);
   return bitmap;
 }
 

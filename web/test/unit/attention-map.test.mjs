@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
+  cellScore,
   exportTitle,
   inspectCell,
   mapModel,
@@ -34,6 +35,9 @@ const TWO = Object.freeze({
   rawScores: new Float32Array([2, 9, -1, 1.2]),
   scaledScores: new Float32Array([1, 4.5, -0.5, 0.6]),
   scale: 0.5,
+  workingRows: 2,
+  q: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0]),
+  k: new Float32Array([0, 0, 1, 0, 0, 0, 0, 1]),
   peakWeight: new Float32Array([1, 0.75]),
   entropy: new Float32Array([0, 0.5623]),
   effectiveTokens: new Float32Array([1, 1.7548]),
@@ -46,17 +50,36 @@ test('row averages are the plain means of the core’s row statistics', () => {
 });
 
 test('the inspector plugs the real numbers in, and says why a masked cell is 0', () => {
-  const open = inspectCell(DEFAULT_STATE, TWO, { query: 1, key: 0 });
+  const read = (state, cell) => inspectCell(state, TWO, cell, cellScore(TWO, cell));
+  const open = read(DEFAULT_STATE, { query: 1, key: 0 });
   assert.match(open, /query “␣” \(row 1\) → key “a” \(column 0\): weight 0\.250/);
   assert.match(open, /q·k = −1\.00, × scale 0\.50 = −0\.50/);
   assert.match(open, /row 1: peak weight 0\.750, entropy 0\.56 nats, effective tokens 1\.75/);
-  const masked = inspectCell(DEFAULT_STATE, TWO, { query: 0, key: 1 });
+  const masked = read(DEFAULT_STATE, { query: 0, key: 1 });
   assert.match(
     masked,
     /masked: key 1 comes after query 0, so its score is −∞ and its weight exactly 0/,
   );
-  const unmasked = inspectCell({ ...DEFAULT_STATE, causal: false }, TWO, { query: 0, key: 1 });
+  const unmasked = read({ ...DEFAULT_STATE, causal: false }, { query: 0, key: 1 });
   assert.match(unmasked, /q·k = 9\.00/);
+});
+
+test('a cell past the kept working asks the core for its rows’ score, at the factor applied', () => {
+  const firstRowOnly = { ...TWO, workingRows: 1 };
+  assert.deepEqual(cellScore(firstRowOnly, { query: 0, key: 1 }), { raw: 9, scaled: 4.5 });
+  const asked = [];
+  const score = cellScore(firstRowOnly, { query: 1, key: 0 }, (pair) => {
+    asked.push(pair);
+    return { raw: -7, scaled: -3.5 };
+  });
+  assert.deepEqual(score, { raw: -7, scaled: -3.5 });
+  assert.deepEqual(asked, [
+    {
+      query: new Float32Array([0, 1, 0, 0]),
+      key: new Float32Array([0, 0, 1, 0]),
+      scale: { mode: 'custom', factor: 0.5 },
+    },
+  ]);
 });
 
 test('the recipe note: says when the page switched, explains when the tutorial recipe is kept', () => {

@@ -94,10 +94,12 @@ test('without the mask the two “the” rows are identical, weights and queries
 test('row differences and diagonal spread on hand-made matrices', () => {
   assert.equal(rowDifference([1, 2, 3, 1, 2.5, 3], 3, 0, 1), 0.5);
   // Scores that depend only on i - j (a Toeplitz matrix) have no spread along a diagonal.
-  const toeplitz = { T: 3, rawScores: [4, 1, 0, 2, 4, 1, -1, 2, 4] };
+  const toeplitz = { T: 3, workingRows: 3, rawScores: [4, 1, 0, 2, 4, 1, -1, 2, 4] };
   assert.equal(diagonalSpread(toeplitz), 0);
-  const placed = { T: 2, rawScores: [4, 0, 0, 2] };
+  const placed = { T: 2, workingRows: 2, rawScores: [4, 0, 0, 2] };
   assert.equal(diagonalSpread(placed), 0.5);
+  // Only the rows a first-rows result kept: row 1 of this one was never computed.
+  assert.equal(diagonalSpread({ T: 2, workingRows: 1, rawScores: [4, 0] }), 0);
 });
 
 test('the trained-head experiment counts the rows the core says peak one character back', () => {

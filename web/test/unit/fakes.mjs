@@ -6,6 +6,8 @@ export function fakeCore({ maxMapWidth = 1024 } = {}) {
   return {
     calls,
     limits: { maxMapWidth, maxMapTokens: 50 },
+    // The real core also counts draws and the softmax; T²·d is enough to tell small from large.
+    mapMultiplyAdds: (state) => [...state.text].length ** 2 * state.d,
     attentionMap(state) {
       calls.push(state);
       const tokens = [...state.text];

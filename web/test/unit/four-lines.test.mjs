@@ -23,6 +23,7 @@ const RESULT = {
   weights: Float32Array.from([1, 0, 0.89295, 0.10705]),
   output: Float32Array.from([10, 20, 12.141, 22.141]), // row 1: 0.89295·(10, 20) + 0.10705·(30, 40)
   peakWeight: Float32Array.from([1, 0.89295]),
+  workingRows: 2,
   rowMax: Float32Array.from([s, 4 * s]),
   rowSum: Float32Array.from([1, 1.11988]),
 };
@@ -52,15 +53,19 @@ test('the input line names the sentence, and calls the tutorial’s example by n
 });
 
 test('all 13 tokens of the tutorial’s sentence fit the grid; longer inputs are cut with a note', () => {
-  const long = { ...RESULT, T: 20, output: new Float32Array(20 * 2) };
+  // A long text's result keeps the working of its first 16 queries (detail 'first-rows').
+  const long = { ...RESULT, T: 20, workingRows: 16, v: new Float32Array(20 * 2) };
   assert.equal(
-    model.shape({ ...RESULT, T: 13, output: new Float32Array(13 * 24) }, 'scores').cols,
+    model.shape({ ...RESULT, T: 13, workingRows: 13, v: new Float32Array(13 * 24) }, 'scores').cols,
     13,
   );
   assert.equal(model.shape(long, 'scores').rows, 16);
+  assert.equal(model.shape(long, 'output').width, 2);
+  const scores = { ...long, scaledScores: new Float32Array(16 * 20).fill(0.5) };
+  assert.match(model.summary(scores, STATE, 'scores'), /Showing the first 16 of 20 tokens\./);
   assert.match(
-    model.summary({ ...long, scaledScores: new Float32Array(400) }, STATE, 'scores'),
-    /Showing the first 16 of 20 tokens\./,
+    model.summary(scores, STATE, 'scores'),
+    /Their spread \(typical size\) over the first 16 rows is 0\.5\./,
   );
   assert.equal(model.scrollCue(model.shape(RESULT, 'weights')), 'Scroll sideways for all 2 keys →');
 });

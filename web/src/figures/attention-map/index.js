@@ -11,7 +11,7 @@ import { noteFor } from '../experiments/model.js';
 import { baselineOf } from '../experiments/baseline.js';
 import { renderNote } from '../experiments/render.js';
 import { controlsMarkup, syncControls, wireControls } from './controls.js';
-import { csvRows, exportTitle, inspectCell, mapModel, table } from './model.js';
+import { cellScore, csvRows, exportTitle, inspectCell, mapModel, table } from './model.js';
 import * as render from './render.js';
 
 const MARKUP = (limits) => `
@@ -56,7 +56,8 @@ function canvasView(canvas) {
       const model = snapshot && mapModel(snapshot);
       if (!model) return;
       const { state, result, highlight } = snapshot;
-      if (drawn.result !== result) drawn = { result, bitmap: render.heatBitmap(result, model.top) };
+      if (drawn.result !== result)
+        drawn = { result, bitmap: render.heatBitmap(result, model.top, drawn.bitmap) };
       drawn.box = render.drawMap(canvas, {
         room: room || canvas.parentElement.clientWidth,
         state,
@@ -119,6 +120,8 @@ export function mount(element, { core, dispatch }) {
   const view = canvasView(canvas);
   const numbers = tableView($('table-wrap'));
   let snapshot = null;
+  const inspect = ({ state, result }, cell) =>
+    inspectCell(state, result, cell, cellScore(result, cell, core.scoreOf));
 
   function update(next) {
     const previous = snapshot;
@@ -140,9 +143,7 @@ export function mount(element, { core, dispatch }) {
     }
     if (previous?.result === next.result && previous?.highlight === next.highlight) return;
     view.draw(next);
-    $('inspector').textContent = next.highlight
-      ? inspectCell(next.state, next.result, next.highlight)
-      : IDLE_READOUT;
+    $('inspector').textContent = next.highlight ? inspect(next, next.highlight) : IDLE_READOUT;
     numbers.highlight(next.highlight);
   }
 
@@ -152,7 +153,7 @@ export function mount(element, { core, dispatch }) {
     cellUnder: (event) => pointerCell(canvas, view.box(), snapshot.result.T, event),
     pick(cell) {
       const pair = cell && { query: cell.row, key: cell.col };
-      if (pair) $('inspector').textContent = inspectCell(snapshot.state, snapshot.result, pair);
+      if (pair) $('inspector').textContent = inspect(snapshot, pair);
       dispatch({ type: 'highlight', ...(pair ?? { query: null }) });
     },
   });

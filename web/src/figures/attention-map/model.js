@@ -81,14 +81,31 @@ function ariaLabel(state, result) {
   );
 }
 
-// What the inspector says about one cell. cell: { query, key } inside the result.
-export function inspectCell(state, result, { query, key }) {
+// A cell's score q·k and scaled score: from the working the result kept (its first
+// workingRows queries), else from scoreOf({ query, key, scale }), the core's score of one pair
+// of rows (core.scoreOf), which gives the same float32 numbers.
+export function cellScore(result, { query, key }, scoreOf) {
+  if (query < result.workingRows) {
+    const index = query * result.T + key;
+    return { raw: result.rawScores[index], scaled: result.scaledScores[index] };
+  }
+  const d = result.q.length / result.T;
+  return scoreOf({
+    query: result.q.subarray(query * d, (query + 1) * d),
+    key: result.k.subarray(key * d, (key + 1) * d),
+    scale: { mode: 'custom', factor: result.scale },
+  });
+}
+
+// What the inspector says about one cell. cell: { query, key } inside the result; score: its
+// cellScore().
+export function inspectCell(state, result, { query, key }, score) {
   const index = query * result.T + key;
   const from = visibleToken(result.tokens[query]);
   const to = visibleToken(result.tokens[key]);
   const scoreLine = isMasked(state, query, key)
     ? `masked: key ${key} comes after query ${query}, so its score is −∞ and its weight exactly 0`
-    : `q·k = ${compact(result.rawScores[index])}, × scale ${compact(result.scale)} = ${compact(result.scaledScores[index])}`;
+    : `q·k = ${compact(score.raw)}, × scale ${compact(result.scale)} = ${compact(score.scaled)}`;
   return [
     `query “${from}” (row ${query}) → key “${to}” (column ${key}): weight ${fixed(result.weights[index], 3)}`,
     scoreLine,

@@ -13,8 +13,9 @@ function maxPlot() {
   return Math.max(200, Math.min(620, window.innerHeight - 200));
 }
 
-export function heatBitmap(result, top) {
-  return bitmapOf(result.weights, result.T, top);
+// The map's cells as a T×T bitmap, painted over `previous` when it is the same size.
+export function heatBitmap(result, top, previous) {
+  return bitmapOf(result.weights, result.T, top, previous);
 }
 
 function drawHatching(context, box, T) {

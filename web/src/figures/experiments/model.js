@@ -61,15 +61,16 @@ export function futureWeight(result) {
 }
 
 // Largest spread of the raw scores along any diagonal (same distance i − j), relative to the
-// largest |score|: 0 when scores depend only on the distance between tokens.
+// largest |score|: 0 when scores depend only on the distance between tokens. Over the rows
+// whose scores the result kept (every row of this experiment's short text).
 export function diagonalSpread(result) {
-  const { T, rawScores } = result;
+  const { T, rawScores, workingRows } = result;
   let spread = 0;
   let largest = 0;
   for (let offset = -(T - 1); offset < T; offset++) {
     let low = Infinity;
     let high = -Infinity;
-    for (let i = Math.max(0, offset); i < Math.min(T, T + offset); i++) {
+    for (let i = Math.max(0, offset); i < Math.min(workingRows, T + offset); i++) {
       const score = rawScores[i * T + (i - offset)];
       low = Math.min(low, score);
       high = Math.max(high, score);

@@ -86,10 +86,11 @@ export function sentenceNote(state, result) {
   return `Input: “${text}” (${origin} in section 4): ${result.T} token${result.T === 1 ? '' : 's'}, head width d = ${result.d}.`;
 }
 
+// The map's result keeps the working (scores and output) of its first workingRows queries only.
 export function shape(result, stepName) {
-  const rows = Math.min(result.T, MAX_TOKENS);
+  const rows = Math.min(result.workingRows, MAX_TOKENS);
   const isOutput = stepName === 'output';
-  const width = result.output.length / result.T;
+  const width = result.v.length / result.T;
   const cols = isOutput ? Math.min(width, MAX_DIMENSIONS) : rows;
   return { rows, cols, isOutput, width, stride: isOutput ? width : result.T };
 }
@@ -206,8 +207,9 @@ export function gridModel(result, stepName, surface) {
 }
 
 // ---- the sentence above the grid, with live numbers ---------------------------------------
-// The scores' spread (root mean square over the whole table): section 5 promises about 1
-// under 1/√d for queries and keys of spread 1, which the tutorial's recipe does not draw.
+// The scores' spread (root mean square over the rows the result kept, every row of a short
+// text): section 5 promises about 1 under 1/√d for queries and keys of spread 1, which the
+// tutorial's recipe does not draw.
 export function scoreSpread(result) {
   const scores = result.scaledScores;
   let sum = 0;
@@ -218,7 +220,8 @@ export function scoreSpread(result) {
 
 function spreadSentence(result, state) {
   const spread = scoreSpread(result);
-  const text = `Their spread (typical size) is ${fixed(spread, 1)}.`;
+  const rows = result.workingRows < result.T ? ` over the first ${result.workingRows} rows` : '';
+  const text = `Their spread (typical size)${rows} is ${fixed(spread, 1)}.`;
   // The trained head (vectors=learned) keeps init in its state for later, but has no recipe.
   const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial' && state.vectors !== 'learned';
   if (!(spread > 2) || !tutorialRecipe || scaleOf(state).mode !== 'sqrt') return text;
@@ -300,7 +303,7 @@ function explainWeight(result, _state, i, j) {
 
 function explainOutput(result, _state, i, c) {
   const { T } = result;
-  const width = result.output.length / T;
+  const width = result.v.length / T;
   const keys = [];
   for (let j = 0; j < T; j += 1) if (result.weights[i * T + j] > 0) keys.push(j); // masked keys add exactly 0
   keys.sort((a, b) => result.weights[i * T + b] - result.weights[i * T + a]);
