@@ -1,10 +1,11 @@
 // Builds the page into dist/: index.html, app.js (one bundle, Chart.js tree-shaken), app.css,
-// and attention-core.js (the single-file wasm module from scripts/build-wasm.sh).
+// attention-core.js (the single-file wasm module from scripts/build-wasm.sh) and
+// learning-data.js (the learning section's data, loaded on first use).
 // PyTorch's equivalence outputs are embedded from tests/fixtures at build time as base64
 // float32 (exact, and a third smaller than decimal text), so the proof panel needs no request.
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,37 +37,33 @@ const torchOutputs = {
   },
 };
 
-// The training figure's text: the start of Tiny Shakespeare, cut at a speaker's turn, so the
-// page carries about 25 KB (gzipped) of it rather than the whole 1.1 MB corpus.
-export const SHAKESPEARE_CHARACTERS = 60000;
-const shakespeareSlice = {
-  name: 'shakespeare',
-  setup(build) {
-    build.onResolve({ filter: /^virtual:shakespeare$/ }, (args) => ({
-      path: args.path,
-      namespace: 'shakespeare',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'shakespeare' }, () => {
-      const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
-      const cut = corpus.lastIndexOf('\n\n', SHAKESPEARE_CHARACTERS);
-      return { loader: 'text', contents: corpus.slice(0, cut + 1) };
-    });
-  },
-};
-
-// The trained head as the page needs it: the map uses E, P, Wq, Wk and Wv only (see
-// learned_head_from in cpp/bindings.cpp), so the output projection and the unembedding, two of
-// its seven float16 matrices, stay out of the bundle.
+// The learning section's data, written as dist/learning-data.js and loaded only when a reader
+// needs it (web/src/learning-data.js): the trained head's weights, of which the map reads E, P,
+// Wq, Wk and Wv only (learned_head_from in cpp/bindings.cpp; the output projection and the
+// unembedding stay out), and the start of Tiny Shakespeare for section 6, cut at a speaker's
+// turn (about 25 KB gzipped rather than the whole 1.1 MB corpus). The bundle's copy of the
+// head's JSON keeps everything but the weights.
+const SHAKESPEARE_CHARACTERS = 60000;
 const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
-const learnedHeadForMap = {
-  name: 'learned-head-for-map',
+const learnedHeadFile = join(root, 'web/assets/learned-head.json');
+
+function learningData() {
+  const head = JSON.parse(readFileSync(learnedHeadFile, 'utf8'));
+  const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
+  const cut = corpus.lastIndexOf('\n\n', SHAKESPEARE_CHARACTERS);
+  const data = {
+    parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
+    shakespeare: corpus.slice(0, cut + 1),
+  };
+  return `globalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
+}
+
+const learnedHeadWithoutWeights = {
+  name: 'learned-head-without-weights',
   setup(build) {
     build.onLoad({ filter: /learned-head\.json$/ }, (args) => {
-      const head = JSON.parse(readFileSync(args.path, 'utf8'));
-      const parameters = Object.fromEntries(
-        MAP_MATRICES.map((name) => [name, head.parameters[name]]),
-      );
-      return { loader: 'json', contents: JSON.stringify({ ...head, parameters }) };
+      const { parameters: _weights, ...head } = JSON.parse(readFileSync(args.path, 'utf8'));
+      return { loader: 'json', contents: JSON.stringify(head) };
     });
   },
 };
@@ -103,11 +100,14 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outdir: dist,
-  plugins: [torchOutputs, workerSource, shakespeareSlice, learnedHeadForMap],
+  plugins: [torchOutputs, workerSource, learnedHeadWithoutWeights],
   legalComments: 'none',
   logLevel: 'warning',
 });
 for (const file of ['index.html', 'favicon.svg'])
   copyFileSync(join(root, 'web', file), join(dist, file));
 copyFileSync(wasmModule, join(dist, 'attention-core.js'));
-console.log('built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js)');
+writeFileSync(join(dist, 'learning-data.js'), learningData());
+console.log(
+  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning-data.js)',
+);

@@ -1,7 +1,8 @@
-// The head trained natively on the whole corpus (`npm run train`, web/assets/learned-head.json),
-// carried inside the bundle so the page needs no request and works from file:// too: its shape,
-// its vocabulary, what attention-train measured about it, and its weights, decoded from
-// float16 once, on first use.
+// The head trained natively on the whole corpus (`npm run train`, web/assets/learned-head.json):
+// its shape, its vocabulary and what attention-train measured about it travel in the bundle;
+// its weights, decoded from float16 once on first use, come with learning-data.js on the page
+// (the bundle's copy of the JSON has no parameters: scripts/build-web.mjs) and from the JSON
+// itself in Node.
 import saved from '../assets/learned-head.json' with { type: 'json' };
 
 // What the page says about the head: every number here was written by attention-train.
@@ -44,6 +45,13 @@ export function decodeFloat16Base64(text) {
 
 let decoded = null;
 
+// The float16 weights: the JSON's own in Node, else what learning-data.js brought.
+function savedParameters() {
+  const parameters = saved.parameters ?? globalThis.AttentionLearningData?.parameters;
+  if (!parameters) throw new Error("the trained head's weights have not loaded yet");
+  return parameters;
+}
+
 // The head as core.learnedHeadMap takes it: { vocabulary, context, d, scale, parameters }.
 export function learnedHead() {
   decoded ??= Object.freeze({
@@ -52,7 +60,7 @@ export function learnedHead() {
     d: LEARNED_HEAD.d,
     scale: LEARNED_HEAD.scale,
     parameters: Object.fromEntries(
-      Object.entries(saved.parameters).map(([name, { float16 }]) => [
+      Object.entries(savedParameters()).map(([name, { float16 }]) => [
         name,
         decodeFloat16Base64(float16),
       ]),

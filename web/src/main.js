@@ -4,6 +4,7 @@
 import './style.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
+import { loadLearningData } from './learning-data.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
@@ -46,14 +47,28 @@ function declare(facts) {
   for (const [key, value] of Object.entries(facts)) document.documentElement.dataset[key] = value;
 }
 
-// Large maps go to the worker; the bytes its core holds are declared beside the page's.
-function backgroundMap(compute) {
+// Large maps go to the worker; the bytes its core holds are declared beside the page's. The
+// trained head's maps are computed on the page (only it holds the head), once its weights
+// have come with learning-data.js.
+function backgroundMap(compute, core) {
   return async (state) => {
+    if (state.vectors === 'learned') return learnedMap(core, state);
     const outcome = await compute.run('map', 'attentionMap', state);
     const heap = await compute.run('heap', 'heapInUse');
     if ('value' in heap) declare({ workerHeapInUse: heap.value });
     return outcome;
   };
+}
+
+async function learnedMap(core, state) {
+  try {
+    await loadLearningData();
+    const started = performance.now();
+    const value = core.attentionMap(state);
+    return { value, ms: performance.now() - started };
+  } catch (error) {
+    return { error: error.message };
+  }
 }
 
 // Hands each snapshot to every figure: the first (the map) at once, the others one per task
@@ -115,7 +130,10 @@ async function start() {
     onMode: (mode, reason) => declare({ compute: mode, computeReason: reason }),
   });
   declare({ compute: compute.describe().mode, kernel: core.simdKernel });
-  const store = createStore(core, { hash: location.hash, background: backgroundMap(compute) });
+  const store = createStore(core, {
+    hash: location.hash,
+    background: backgroundMap(compute, core),
+  });
   const hash = createHashSync({
     location,
     history,

@@ -65,12 +65,11 @@ const HANDLERS = {
 
 // Maps bigger than this many multiply-adds (about a millisecond of work; the core counts them)
 // are computed in the background when the page has a worker; smaller ones at once, which is
-// simpler and as fast. The trained head's maps (at most its 64 positions) are always computed
-// here: only the page holds its weights. A text the core cannot count is computed at once, so
-// its message comes back as any refusal does.
+// simpler and as fast. A text the core cannot count is computed at once, so its message comes
+// back as any refusal does. The trained head's maps always go through the background, which
+// first loads its weights (learning-data.js), then computes them on the page.
 const INSTANT_WORK = 2e6;
 function mapWork(core, state) {
-  if (state.vectors === 'learned') return 0;
   try {
     return core.mapMultiplyAdds(state);
   } catch {
@@ -113,7 +112,9 @@ function computeNow(core, request) {
 }
 
 const goesToBackground = (store, core, background, request) =>
-  Boolean(background) && store.state !== null && mapWork(core, request) > INSTANT_WORK;
+  Boolean(background) &&
+  (request.vectors === 'learned' ||
+    (store.state !== null && mapWork(core, request) > INSTANT_WORK));
 
 // Computes store.requested; a background answer is kept only if nothing newer was asked since,
 // and is published at once (it arrives when the worker finishes, not on a frame of its own).
@@ -130,8 +131,9 @@ function compute(store, core, background, publish) {
   background(mapRequest(request)).then((outcome) => {
     if (store.attempted !== request || outcome.stale) return;
     store.pending = null;
-    if (!applyOutcome(store, request, outcome, performance.now() - started))
-      compute(store, core, null, publish);
+    // The core's own time where the background reports it, not the wait for the worker.
+    const ms = outcome.ms ?? performance.now() - started;
+    if (!applyOutcome(store, request, outcome, ms)) compute(store, core, null, publish);
     publish();
   });
 }

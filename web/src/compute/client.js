@@ -1,7 +1,8 @@
 // Runs core calls off the main thread, so a large map, the averaged √d study or training
 // never freezes the page.
 //
-// Calls go on named channels ('map', 'study', …). Each channel computes only its latest
+// Calls go on named channels ('map', 'study', …) and resolve with the core's own time for the
+// call (ms) beside its value. Each channel computes only its latest
 // request: a request that arrives while another is running waits, and replaces any request
 // already waiting; a call overtaken this way resolves { stale: true } and the figure keeps
 // its last good drawing. Every call resolves (never rejects) with { value }, { error } or
@@ -66,7 +67,9 @@ export function createCompute({
     timers.setTimeout(() => {
       let outcome;
       try {
-        outcome = { value: core[call.method](...call.args) };
+        const started = performance.now();
+        const value = core[call.method](...call.args);
+        outcome = { value, ms: performance.now() - started };
       } catch (error) {
         outcome = { error: error.message };
       }
@@ -93,7 +96,10 @@ export function createCompute({
     const call = posted.get(data.id);
     if (!call) return;
     posted.delete(data.id);
-    lanes.finish(call, 'error' in data ? { error: data.error } : { value: data.value });
+    lanes.finish(
+      call,
+      'error' in data ? { error: data.error } : { value: data.value, ms: data.ms },
+    );
     if (data.fatal) died(data.error);
   }
 

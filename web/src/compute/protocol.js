@@ -3,7 +3,7 @@
 //   page → worker  { id, method, args }          call core[method](...args)
 //   worker → page  { type: 'ready' }              the core has loaded
 //                  { type: 'failed', message }    the core could not load
-//                  { id, value } | { id, error }  one answer per call
+//                  { id, value, ms } | { id, error }  one answer per call (ms: the core's time)
 //                  { id, error, fatal: true }     the core aborted: this worker is finished
 
 // Every typed array at the top level of a result, so postMessage moves it instead of copying.

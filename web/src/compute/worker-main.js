@@ -19,8 +19,10 @@ self.onmessage = async ({ data: { id, method, args } }) => {
   const core = await ready;
   if (!core) return;
   try {
+    const started = performance.now();
     const value = core[method](...args);
-    self.postMessage({ id, value }, transferables(value));
+    const ms = performance.now() - started; // the core's own time, without the trip here
+    self.postMessage({ id, value, ms }, transferables(value));
   } catch (error) {
     self.postMessage({ id, error: error.message, fatal: isFatal(error) });
   }

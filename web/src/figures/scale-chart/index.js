@@ -60,7 +60,9 @@ function createRunner(core, background, parts, getView, show) {
   // The averaged study (hundreds of millions of multiply-adds) runs in the compute worker.
   function compute(settings, key) {
     const started = performance.now();
-    const done = (outcome) => finish(settings, key, outcome, performance.now() - started);
+    // The core's own time where the worker reports it, not the trip to it and back.
+    const done = (outcome) =>
+      finish(settings, key, outcome, outcome.ms ?? performance.now() - started);
     if (background && settings.mode === 'averaged') {
       background.run('study', 'scaleStudy', settings).then(done);
       return;

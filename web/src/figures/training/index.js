@@ -1,7 +1,7 @@
 // Section 6, "Watch a head learn": trains the one-head character model three times side by
 // side (1/√d, not scaled, 1/d) in the core, through the compute worker (runner.js), and draws
 // the runs at most once per animation frame. Any change of setting resets the runs.
-import shakespeare from 'virtual:shakespeare';
+import { loadLearningData } from '../../learning-data.js';
 import './training.css';
 import * as model from './model.js';
 import * as render from './render.js';
@@ -38,10 +38,11 @@ export function mount(element, { core, compute = directCompute(core) }) {
   const id = uid;
   const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
   const drawing = { chart: null, frame: 0 };
+  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning-data.js
   const runner = createRunner({
     compute,
     nameOf: (key) => `figure-${id}-${key}`,
-    textFor: (settings) => (settings.source === 'pasted' ? settings.text : shakespeare),
+    textFor: (settings) => (settings.source === 'pasted' ? settings.text : text.shakespeare),
     onChange: () => {
       if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
     },
@@ -75,11 +76,30 @@ export function mount(element, { core, compute = directCompute(core) }) {
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
-  function play() {
+  // Shakespeare arrives with learning-data.js: fetched when the section comes near, or here.
+  async function shakespeareLoaded() {
+    if (text.shakespeare) return true;
+    parts.status.textContent = 'Loading the training text…';
+    try {
+      text.shakespeare = (await loadLearningData()).shakespeare;
+      return true;
+    } catch (error) {
+      parts.notice.textContent = `${error.message}. You can paste a text of your own and train on that.`;
+      parts.status.textContent = 'Not started.';
+      return false;
+    }
+  }
+
+  async function play() {
     if (runner.view().runs.length > 0) return runner.pauseOrResume();
+    if (text.loading) return;
     const checked = readSettings(parts.fields);
     render.writeMessages(parts.fields, checked.errors ?? {});
-    if (checked.value) runner.start(checked.value);
+    if (!checked.value) return;
+    text.loading = true;
+    const ready = checked.value.source === 'pasted' || (await shakespeareLoaded());
+    text.loading = false;
+    if (ready) runner.start(checked.value);
   }
 
   function settingChanged() {
@@ -88,6 +108,20 @@ export function mount(element, { core, compute = directCompute(core) }) {
     if (runner.view().runs.length > 0) runner.reset();
   }
 
+  const near = new IntersectionObserver(
+    ([entry]) => {
+      if (!entry.isIntersecting) return;
+      near.disconnect();
+      loadLearningData().then(
+        (data) => {
+          text.shakespeare = data.shakespeare;
+        },
+        () => {}, // said when Train is pressed, if it still fails then
+      );
+    },
+    { rootMargin: '100% 0px' },
+  );
+  near.observe(element);
   parts.play.addEventListener('click', play);
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
@@ -95,6 +129,7 @@ export function mount(element, { core, compute = directCompute(core) }) {
 
   return {
     destroy() {
+      near.disconnect();
       runner.reset();
       cancelAnimationFrame(drawing.frame);
       drawing.chart?.destroy();
