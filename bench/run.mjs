@@ -28,6 +28,7 @@ import {
 } from './inputs.mjs';
 import { attentionModel } from './onnx-model.mjs';
 import { measurePageSpeed, pageBytes, printPageSpeed } from './page-speed.mjs';
+import { measureTrainingSpeed, printTrainingSpeed } from './train-speed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outputDir = join(root, 'build/bench');
@@ -393,3 +394,7 @@ console.log(
   `\nThe tutorial's whole run natively (check + map + scale demo + CSV): ${took ? `${took[1]} ms` : 'failed'} ` +
     '(its PyTorch script: about 20 s)',
 );
+
+// Issue 10's training rows: PyTorch, the native trainer and the wasm trainer in Chromium per step,
+// 300 steps in Chromium, and section 6 of the built page (bench/train-speed.mjs).
+if (options.browser) printTrainingSpeed(await measureTrainingSpeed());

@@ -111,7 +111,8 @@ void add_column(const Product<Real>& x, int i, int j, int p_begin, int p_end) no
     Real sum[Rows];
     for (int r = 0; r < Rows; ++r) sum[r] = x.out[(i + r) * x.out_stride + j];
     for (int p = p_begin; p < p_end; ++p)
-        for (int r = 0; r < Rows; ++r) sum[r] += x.a[(i + r) * x.a_row + p * x.a_column] * x.b[p * x.b_stride + j];
+        for (int r = 0; r < Rows; ++r)
+            sum[r] += x.a[(i + r) * x.a_row + p * x.a_column] * x.b[p * x.b_stride + j];
     for (int r = 0; r < Rows; ++r) x.out[(i + r) * x.out_stride + j] = sum[r];
 }
 
@@ -137,13 +138,17 @@ void add_product(const Product<Real>& x, int n, RangeOf range_of) noexcept {
 // out (n, m) += a (n, k) · b (k, m), all row-major and packed.
 template <typename Real>
 void add_full_product(Real* out, const Real* a, const Real* b, int n, int k, int m) noexcept {
-    add_product(Product<Real>{out, m, a, k, 1, b, m}, n, [&](int, int) noexcept { return Range{0, m, 0, k}; });
+    add_product(Product<Real>{out, m, a, k, 1, b, m}, n, [&](int, int) noexcept {
+        return Range{0, m, 0, k};
+    });
 }
 
 // out (k, m) += aᵀ·b with a (n, k) and b (n, m): the sum runs over a's rows.
 template <typename Real>
 void add_transposed_product(Real* out, const Real* a, const Real* b, int n, int k, int m) noexcept {
-    add_product(Product<Real>{out, m, a, 1, k, b, m}, k, [&](int, int) noexcept { return Range{0, m, 0, n}; });
+    add_product(Product<Real>{out, m, a, 1, k, b, m}, k, [&](int, int) noexcept {
+        return Range{0, m, 0, n};
+    });
 }
 
 // transposed (cols, rows) = m (rows, cols)ᵀ, so that a product with mᵀ reads along rows.
