@@ -180,6 +180,10 @@ async function openWasmPage(browser) {
 const BEHIND =
   /After (\d+) steps the held-out loss[\s\S]*The unscaled head is behind the 1\/√d head by ([\d.]+) nats/;
 const COLLAPSED = /its attention has collapsed onto one character per row/;
+// The collapse sentence also quotes the 1/√d head's mean peak weight: 22% at the start, and the
+// head has learned where to look once it passes 40% (it ends near 64%, docs/learning.md).
+const SHARPENED = /against (\d+)% with 1\/√d/;
+const SHARPENED_PERCENT = 40;
 
 // Clicks "Train the three heads" with the default settings once the page computes in its worker,
 // and records, in the page's own clock, every change of the findings and of the status line until
@@ -251,6 +255,7 @@ function demoMoments({ mode, events }) {
     : [];
   const held = behind !== undefined && later.every((e) => BEHIND.test(e.findings));
   const collapsed = first((e) => COLLAPSED.test(e.findings));
+  const sharpened = first((e) => Number(SHARPENED.exec(e.findings)?.[1] ?? 0) >= SHARPENED_PERCENT);
   const done = first((e) => /^Step 300 of 300/.test(e.status));
   const [, step, gap] = behind ? BEHIND.exec(behind.findings) : [];
   return {
@@ -261,6 +266,10 @@ function demoMoments({ mode, events }) {
     behindGap: gap ? Number(gap) : undefined,
     behindHeld: held,
     collapsedSeconds: collapsed?.seconds,
+    sharpenedSeconds: sharpened?.seconds,
+    sharpenedStep: sharpened
+      ? Number(/After (\d+) steps/.exec(sharpened.findings)?.[1])
+      : undefined,
     doneSeconds: done?.seconds,
   };
 }
@@ -372,6 +381,7 @@ export function printTrainingSpeed(result) {
   const at = (s) => (s === undefined ? 'never' : `${s.toFixed(2)} s`);
   console.log(
     `  (section 6: start findings ${at(demo.startSeconds)}, collapse sentence ${at(demo.collapsedSeconds)}, ` +
+      `1/√d head's peak >= ${SHARPENED_PERCENT}% ${at(demo.sharpenedSeconds)} (step ${demo.sharpenedStep ?? '–'}), ` +
       `3 × 300 steps done ${at(demo.doneSeconds)})`,
   );
 }
