@@ -382,6 +382,10 @@ for (const section of sections) console.log(peakLine(section));
 console.log(formatTable(sections));
 for (const line of targetLines(runs)) console.log(line);
 
+// Issue 10's training rows: PyTorch, the native trainer and the wasm trainer in Chromium per step,
+// 300 steps in Chromium, and section 6 of the built page (bench/train-speed.mjs).
+if (options.browser) printTrainingSpeed(await measureTrainingSpeed());
+
 // How the page itself feels, and the tutorial's whole run natively against its quoted ~20 s.
 if (options.browser) printPageSpeed(await measurePageSpeed(), pageBytes());
 const tutorial = spawnSync(
@@ -394,7 +398,3 @@ console.log(
   `\nThe tutorial's whole run natively (check + map + scale demo + CSV): ${took ? `${took[1]} ms` : 'failed'} ` +
     '(its PyTorch script: about 20 s)',
 );
-
-// Issue 10's training rows: PyTorch, the native trainer and the wasm trainer in Chromium per step,
-// 300 steps in Chromium, and section 6 of the built page (bench/train-speed.mjs).
-if (options.browser) printTrainingSpeed(await measureTrainingSpeed());
