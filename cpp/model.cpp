@@ -1,7 +1,9 @@
 // model.cpp: the one-head character model's forward pass, loss and hand-written gradients.
 // See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
-// matrix for the projections; attention runs window by window through the core's formula()
-// and backward_from_weights().
+// matrix for the projections; attention runs window by window, giving formula()'s weights and
+// output bit for bit (causal_attention below), and goes back through backward_from_weights().
+// Every product is a register-blocked one from products.hpp, whose sums keep the plain loop's
+// order: the fast code computes the very numbers the plain loops did.
 #include "model.hpp"
 
 #include "backward.hpp"

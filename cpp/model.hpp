@@ -3,7 +3,7 @@
 // For a window of T tokens t_0 … t_{T-1} and their next characters:
 //   x      = E[t] + P[0..T)                 (T, d)  token embedding plus a learned position table
 //   q,k,v  = x·Wq, x·Wk, x·Wv               (T, d)
-//   a      = softmax(q·kᵀ·scale, causal)·v  (T, d)  the core's formula()
+//   a      = softmax(q·kᵀ·scale, causal)·v  (T, d)  the core's formula(), bit for bit
 //   h      = x + a·Wo                       (T, d)  residual
 //   logits = h·U                            (T, V)
 //   loss   = mean over every position of the batch of −log softmax(logits)[next character]
