@@ -28,6 +28,7 @@ import {
 } from './inputs.mjs';
 import { attentionModel } from './onnx-model.mjs';
 import { measurePageSpeed, pageBytes, printPageSpeed } from './page-speed.mjs';
+import { measureTrainingSpeed, printTrainingSpeed } from './train-speed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outputDir = join(root, 'build/bench');
@@ -380,6 +381,10 @@ console.log(
 for (const section of sections) console.log(peakLine(section));
 console.log(formatTable(sections));
 for (const line of targetLines(runs)) console.log(line);
+
+// Issue 10's training rows: PyTorch, the native trainer and the wasm trainer in Chromium per step,
+// 300 steps in Chromium, and section 6 of the built page (bench/train-speed.mjs).
+if (options.browser) printTrainingSpeed(await measureTrainingSpeed());
 
 // How the page itself feels, and the tutorial's whole run natively against its quoted ~20 s.
 if (options.browser) printPageSpeed(await measurePageSpeed(), pageBytes());

@@ -1,17 +1,25 @@
 // model.cpp: the one-head character model's forward pass, loss and hand-written gradients.
 // See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
-// matrix for the projections; attention runs window by window through the core's formula()
-// and backward_from_weights().
+// matrix for the projections; attention runs window by window, giving formula()'s weights and
+// output bit for bit (causal_attention below), and goes back through backward_from_weights().
+// Every product is a register-blocked one from products.hpp, whose sums keep the plain loop's
+// order: the fast code computes the very numbers the plain loops did.
 #include "model.hpp"
 
 #include "backward.hpp"
+#include "checks.hpp"
+#include "products.hpp"
 #include "torch_random.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace attention {
 
@@ -21,49 +29,27 @@ std::size_t index(int row, int col, int cols) {
     return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
 }
 
-// out (n, m) = a (n, k) · b (k, m). Loops ordered so the innermost runs along rows of b and
-// out, which the compiler vectorises; each sum still runs over k in order.
+// out (n, m) = a (n, k) · b (k, m); each sum runs over k in order (cpp/products.hpp).
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    for (int i = 0; i < a.rows; ++i) {
-        float* out_row = &out.values[index(i, 0, out.cols)];
-        for (int p = 0; p < a.cols; ++p) {
-            const float a_ip = a.values[index(i, p, a.cols)];
-            const float* b_row = &b.values[index(p, 0, b.cols)];
-            for (int j = 0; j < b.cols; ++j) out_row[j] += a_ip * b_row[j];
-        }
-    }
+    products::add_full_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols, b.cols);
     return out;
 }
 
 // out (k, m) += aᵀ · b, with a (n, k) and b (n, m): the gradient of a weight matrix.
 void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
-    for (int i = 0; i < a.rows; ++i) {
-        const float* b_row = &b.values[index(i, 0, b.cols)];
-        for (int p = 0; p < a.cols; ++p) {
-            const float a_ip = a.values[index(i, p, a.cols)];
-            float* out_row = &out.values[index(p, 0, out.cols)];
-            for (int j = 0; j < b.cols; ++j) out_row[j] += a_ip * b_row[j];
-        }
-    }
+    products::add_transposed_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols,
+                                     b.cols);
 }
 
 // out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b. b is
-// transposed first so the inner loop runs along rows again (a dot product per entry would be
-// a serial float sum, which the compiler may not reorder into vector lanes).
+// transposed first so the products read along rows (a dot product per entry would be a serial
+// float sum, which the compiler may not reorder into vector lanes).
 void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
     Matrix b_transposed(b.cols, b.rows);
-    for (int p = 0; p < b.rows; ++p)
-        for (int j = 0; j < b.cols; ++j)
-            b_transposed.values[index(j, p, b.rows)] = b.values[index(p, j, b.cols)];
-    for (int i = 0; i < a.rows; ++i) {
-        float* out_row = &out.values[index(i, 0, out.cols)];
-        for (int j = 0; j < a.cols; ++j) {
-            const float a_ij = a.values[index(i, j, a.cols)];
-            const float* bt_row = &b_transposed.values[index(j, 0, b.rows)];
-            for (int p = 0; p < b.rows; ++p) out_row[p] += a_ij * bt_row[p];
-        }
-    }
+    products::transpose(b_transposed.values.data(), b.values.data(), b.rows, b.cols);
+    products::add_full_product(out.values.data(), a.values.data(), b_transposed.values.data(), a.rows, a.cols,
+                               b.rows);
 }
 
 // Rows [first, first + count) of m, as a matrix of their own.
@@ -139,8 +125,83 @@ Matrix embed(const Parameters& p, const Batch& batch) {
     return x;
 }
 
-// Mean cross-entropy of logits (N, V) against the batch's targets, in double; logits are
-// turned into probabilities in place. With d_logits non-null, also fills it with
+// One window's causal attention: formula()'s weights and output bit for bit, without its other
+// T×T intermediates, and visiting only the keys each query sees (cpp/products.hpp says why
+// leaving out the masked zeros changes nothing). Takes formula()'s checks on q, k and v.
+struct WindowAttention {
+    Matrix weights;  // (T, T), masked entries exactly 0
+    Matrix output;   // (T, d_v)
+    double scale = 1;
+};
+
+// The largest |x| of m as float bits (at or above 0x7f800000 some value is inf or NaN): one
+// integer max per value, which vectorises, unlike the checks' per-value isfinite.
+std::uint32_t largest_magnitude_bits(const Matrix& m) noexcept {
+    std::uint32_t largest = 0;
+    for (float x : m.values) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        largest = std::max(largest, bits & 0x7fffffffu);
+    }
+    return largest;
+}
+
+float from_bits(std::uint32_t bits) noexcept {
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+// formula()'s checks for a window the model built (so the shapes are right): the same verdict as
+// validate_inputs(), which runs (for its message) only when a value is not finite or q·k could
+// overflow. Returns the scale factor and max|v|.
+std::pair<double, float> checked_window(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    constexpr std::uint32_t kInfinityBits = 0x7f800000u;
+    const std::uint32_t q_bits = largest_magnitude_bits(q), k_bits = largest_magnitude_bits(k),
+                        v_bits = largest_magnitude_bits(v);
+    if (q_bits < kInfinityBits && k_bits < kInfinityBits && v_bits < kInfinityBits) {
+        const double factor = scale_factor(scale, q.cols);
+        const double bound =
+            static_cast<double>(q.cols) * from_bits(q_bits) * from_bits(k_bits) * std::max(1.0, factor);
+        if (bound <= static_cast<double>(FLT_MAX) / 4) return {factor, from_bits(v_bits)};
+    }
+    return {validate_inputs(q, k, v, scale), from_bits(v_bits)};
+}
+
+WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    const auto [factor, largest_value] = checked_window(q, k, v, scale);
+    const int T = q.rows, d = q.cols, d_v = v.cols;
+    // 1. scores q·kᵀ for the keys j <= i of each query (the rest are masked next).
+    Matrix k_transposed(d, T);
+    products::transpose(k_transposed.values.data(), k.values.data(), T, d);
+    Matrix scores(T, T);
+    products::add_product(products::Product<float>{scores.values.data(), T, q.values.data(), d, 1,
+                                                   k_transposed.values.data(), T},
+                          T, [&](int i, int rows) noexcept {
+                              return products::Range{0, std::min(T, i + rows), 0, d};
+                          });
+    // 2, 3. mask and softmax: the formula's own code.
+    WindowAttention result;
+    result.weights = weights_from_scores(std::move(scores), factor, true).weights;
+    result.scale = factor;
+    // 4. the weighted sum of the values in double, held to ±max|v|, as formula() does it.
+    const std::vector<double> weights(result.weights.values.begin(), result.weights.values.end());
+    const std::vector<double> values(v.values.begin(), v.values.end());
+    std::vector<double> sum(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
+    products::add_product(
+        products::Product<double>{sum.data(), d_v, weights.data(), T, 1, values.data(), d_v}, T,
+        [&](int i, int rows) noexcept {
+            return products::Range{0, d_v, 0, std::min(T, i + rows)};
+        });
+    const double bound = largest_value;
+    result.output = Matrix(T, d_v);
+    for (std::size_t e = 0; e < sum.size(); ++e)
+        result.output.values[e] = static_cast<float>(std::clamp(sum[e], -bound, bound));
+    return result;
+}
+
+// Mean cross-entropy of logits (N, V) against the batch's targets, in double. With d_logits
+// non-null, also turns the logits into probabilities in place and fills d_logits with
 // (softmax − one-hot) / N, the loss's gradient.
 double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
     const int N = logits.rows, V = logits.cols, T = batch.context;
@@ -154,13 +215,12 @@ double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
         double sum = 0;
         for (int j = 0; j < V; ++j) sum += static_cast<double>(std::exp(row[j] - row_max));
         total += static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target]);
+        if (!d_logits) continue;
         for (int j = 0; j < V; ++j)
             row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
-        if (d_logits) {
-            float* g = &d_logits->values[index(n, 0, V)];
-            for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
-            g[target] -= 1.0f / static_cast<float>(N);
-        }
+        float* g = &d_logits->values[index(n, 0, V)];
+        for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
+        g[target] -= 1.0f / static_cast<float>(N);
     }
     if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
     return total / N;
@@ -235,19 +295,21 @@ Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch&
     // Forward. 1. embed and project every position of the batch at once.
     const Matrix x = embed(p, batch);
     const Matrix q = multiply(x, p.query), k = multiply(x, p.key), v = multiply(x, p.value);
-    // 2. attention, window by window (formula() rejects non-finite q, k, v: a diverged run).
+    // 2. attention, window by window (its checks reject non-finite q, k, v: a diverged run).
     Matrix heads(B * T, d);
     std::vector<Matrix> weights;
     double scale = 1;
     Evaluation result;
     for (int b = 0; b < B; ++b) {
-        Intermediates head =
-            formula(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T), config.scale, true);
+        WindowAttention head =
+            causal_attention(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T), config.scale);
         set_rows(heads, b * T, head.output);
-        const RowStatistics stats = row_statistics(head.weights);
-        for (int t = 0; t < T; ++t) {
-            result.attention.mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
-            result.attention.mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
+        if (!gradients) {  // a training step does not read the summary, and its logarithms cost
+            const RowStatistics stats = row_statistics(head.weights);
+            for (int t = 0; t < T; ++t) {
+                result.attention.mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
+                result.attention.mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
+            }
         }
         scale = head.scale;
         weights.push_back(std::move(head.weights));

@@ -3,7 +3,7 @@
 // For a window of T tokens t_0 … t_{T-1} and their next characters:
 //   x      = E[t] + P[0..T)                 (T, d)  token embedding plus a learned position table
 //   q,k,v  = x·Wq, x·Wk, x·Wv               (T, d)
-//   a      = softmax(q·kᵀ·scale, causal)·v  (T, d)  the core's formula()
+//   a      = softmax(q·kᵀ·scale, causal)·v  (T, d)  the core's formula(), bit for bit
 //   h      = x + a·Wo                       (T, d)  residual
 //   logits = h·U                            (T, V)
 //   loss   = mean over every position of the batch of −log softmax(logits)[next character]
@@ -69,9 +69,10 @@ struct Evaluation {
     AttentionSummary attention;
 };
 
-// The batch's loss and attention summary; with gradients non-null, also d loss / d parameter
-// for every parameter (overwriting *gradients, which must have the parameters' shapes, e.g.
-// from zero_parameters). Throws std::invalid_argument on a token or shape outside the config,
+// The batch's loss and attention summary; with gradients non-null, the loss and d loss /
+// d parameter for every parameter instead (overwriting *gradients, which must have the
+// parameters' shapes, e.g. from zero_parameters), and the summary is left at 0: a training
+// step does not read it. Throws std::invalid_argument on a token or shape outside the config,
 // and when a value turned non-finite (a diverged run), naming where.
 Evaluation evaluate(const ModelConfig& config, const Parameters& parameters, const Batch& batch,
                     Parameters* gradients = nullptr);
