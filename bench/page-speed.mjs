@@ -3,7 +3,8 @@
 // the redrawn map at T = 64, 256 and 512 (d = 64), from the input event to the end of drawing;
 // the longest main-thread task (PerformanceObserver 'longtask') while 1000 characters are typed
 // at d = 512 and while the √d chart's averaged study runs; the averaged study's time as the
-// page reports it; and the gzipped size of what the page loads. Run alone
+// page reports it; and the gzipped size of what the page loads before the learning section
+// and what that section adds. Run alone
 // (`node bench/page-speed.mjs`) after `npm run build`, or as part of bench/run.mjs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { serve } from '../scripts/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
+const LEARNING_FILE = 'learning-data.js';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function pageBytes() {
@@ -187,7 +189,14 @@ export function printPageSpeed(speed, files) {
   console.log(
     row('averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', speed.scaleStudyMs, 'ms'),
   );
-  console.log(row('page weight, gzipped, everything', total / 1024, 'KB'));
+  // What a reader loads before the learning section: everything but learning-data.js, which
+  // comes only with the trained head or section 6 (web/src/learning-data.js).
+  const learning = files.filter((f) => f.file === LEARNING_FILE);
+  const before = total - learning.reduce((sum, f) => sum + f.gzip, 0);
+  console.log(row('page weight, gzipped, before the learning section', before / 1024, 'KB', 170));
+  console.log(
+    row('  what the learning section adds (learning-data.js)', (total - before) / 1024, 'KB'),
+  );
   console.log(`    ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
 }
 

@@ -65,9 +65,65 @@ function learnedHeadMapper(module, learnedHead) {
   };
 }
 
+// The backward pass and the training runs (section 6).
+function learningMethods(module) {
+  return {
+    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
+    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
+    attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
+      const { dq, dk, dv } = unwrap(
+        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
+      );
+      return { dq, dk, dv };
+    },
+
+    // Training runs live in the core, keyed by name (starting a name again replaces its run).
+    // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
+    // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
+    // attention. A pasted text trains with a vocabulary of its own characters.
+    trainingStart({
+      name,
+      text,
+      d = 64,
+      scale = SQRT,
+      optimizer = 'adam',
+      learningRate = 1e-2,
+      seed = 0,
+      batch = 16,
+      context = 64,
+    }) {
+      return unwrap(
+        module.trainingStart(
+          name,
+          text,
+          d,
+          ...scaleArguments(scale),
+          optimizer,
+          learningRate,
+          seed,
+          batch,
+          context,
+        ),
+      );
+    },
+
+    // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
+    // measurements after them, as trainingStart returns. A diverged run is removed and throws.
+    trainingSteps({ name, count = 10 }) {
+      return unwrap(module.trainingSteps(name, count));
+    },
+
+    // Frees the run; { stopped } says whether there was one.
+    trainingStop({ name }) {
+      return module.trainingStop(name);
+    },
+  };
+}
+
 export function wrap(module, { learnedHead = null } = {}) {
   const learnedHeadMap = learnedHeadMapper(module, learnedHead);
   return {
+    ...learningMethods(module),
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
@@ -158,56 +214,6 @@ export function wrap(module, { learnedHead = null } = {}) {
     // Peak weight and entropy against head width, for none, 1/√d and 1/d.
     scaleStudy({ widths, T = 64, draws = 1, causal = false, seed = 0 }) {
       return unwrap(module.scaleStudy(widths, T, draws, causal, seed));
-    },
-
-    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
-    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
-    attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
-      const { dq, dk, dv } = unwrap(
-        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
-      );
-      return { dq, dk, dv };
-    },
-
-    // Training runs live in the core, keyed by name (starting a name again replaces its run).
-    // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
-    // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
-    // attention. A pasted text trains with a vocabulary of its own characters.
-    trainingStart({
-      name,
-      text,
-      d = 64,
-      scale = SQRT,
-      optimizer = 'adam',
-      learningRate = 1e-2,
-      seed = 0,
-      batch = 16,
-      context = 64,
-    }) {
-      return unwrap(
-        module.trainingStart(
-          name,
-          text,
-          d,
-          ...scaleArguments(scale),
-          optimizer,
-          learningRate,
-          seed,
-          batch,
-          context,
-        ),
-      );
-    },
-
-    // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
-    // measurements after them, as trainingStart returns. A diverged run is removed and throws.
-    trainingSteps({ name, count = 10 }) {
-      return unwrap(module.trainingSteps(name, count));
-    },
-
-    // Frees the run; { stopped } says whether there was one.
-    trainingStop({ name }) {
-      return module.trainingStop(name);
     },
 
     // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.

@@ -288,14 +288,12 @@ test('2000 random changes at full speed, then the default state: fixture map, no
     view.tokens.map((t) => t.replace('␣', ' ')),
     [...'To be, or not'],
   );
-  view.weights.forEach((row, i) =>
-    row.forEach((w, j) =>
-      assert.ok(
-        Math.abs(w - tutorial.weights[i * 13 + j]) <= 5e-4,
-        `default map, weight ${i},${j}`,
-      ),
-    ),
-  );
+  for (const [i, row] of view.weights.entries()) {
+    for (const [j, w] of row.entries()) {
+      const torch = tutorial.weights[i * 13 + j];
+      assert.ok(Math.abs(w - torch) <= 5e-4, `default map, weight ${i},${j}: ${w} vs ${torch}`);
+    }
+  }
 
   const heapAfter = await page.evaluate(() => ({ ...document.documentElement.dataset }));
   for (const key of ['heapInUse', 'workerHeapInUse']) {

@@ -46,6 +46,17 @@ function createLanes(dispatch) {
   };
 }
 
+// One call on the page's own core, timed like the worker times it.
+function runOnPage(core, call) {
+  try {
+    const started = performance.now();
+    const value = core[call.method](...call.args);
+    return { value, ms: performance.now() - started };
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
 export function createCompute({
   core,
   startWorker,
@@ -64,17 +75,7 @@ export function createCompute({
   let startTimer = 0;
 
   function runHere(call) {
-    timers.setTimeout(() => {
-      let outcome;
-      try {
-        const started = performance.now();
-        const value = core[call.method](...call.args);
-        outcome = { value, ms: performance.now() - started };
-      } catch (error) {
-        outcome = { error: error.message };
-      }
-      lanes.finish(call, outcome);
-    }, 0);
+    timers.setTimeout(() => lanes.finish(call, runOnPage(core, call)), 0);
   }
 
   function post(call) {

@@ -63,7 +63,7 @@ export function heatPixels(values, T, top, pixels = new Uint8ClampedArray(T * T 
   for (let i = 0; i < cells; i++) {
     // Clamped to 0…255 (NaN fails both tests and paints colour 0); `| 0` then rounds down.
     let index = values[i] * toIndex + 0.5;
-    index = index > 0 ? (index < 255 ? index : 255) : 0;
+    index = index > 0 ? Math.min(index, 255) : 0;
     words[i] = MAGMA_PIXELS[index | 0];
   }
   return pixels;
