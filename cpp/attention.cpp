@@ -239,7 +239,6 @@ void softmax_rows(Intermediates& result) {
     }
 }
 
-
 // Steps 1–4 for queries 0..rows-1 against all T keys (rows ≤ T), inputs already checked. Row i
 // is query i, so the causal mask reads the same as in the full T × T formula.
 Intermediates formula_steps(const Matrix& q, const Matrix& k, const Matrix& v, double factor, bool causal,
@@ -304,8 +303,7 @@ Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix&
                                  int rows) {
     const double factor = validate_inputs(q, k, v, scale);
     check_formula_size(q.rows);
-    if (rows < 0)
-        throw std::invalid_argument("rows of working = " + std::to_string(rows) + " is below 0");
+    if (rows < 0) throw std::invalid_argument("rows of working = " + std::to_string(rows) + " is below 0");
     if (rows >= q.rows) return formula_steps(q, k, v, factor, causal, q.rows);
     // Every row's weights from one T × T buffer, then the working of the first rows, whose
     // weights are the same float32 operations on the same numbers: the same bits.

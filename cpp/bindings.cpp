@@ -14,8 +14,8 @@
 #include "training.hpp"
 
 #include <emscripten/bind.h>
-#include <malloc.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -99,9 +99,10 @@ TokenMode parse_tokens(const std::string& tokens) {
 
 // How much of the working a map returns: "all", "first-rows" (kWorkingRows queries) or "weights".
 MapDetail parse_detail(const std::string& detail) {
-    return parse_choice<MapDetail>(
-        "detail", detail,
-        {{"all", MapDetail::all}, {"first-rows", MapDetail::first_rows}, {"weights", MapDetail::weights_only}});
+    return parse_choice<MapDetail>("detail", detail,
+                                   {{"all", MapDetail::all},
+                                    {"first-rows", MapDetail::first_rows},
+                                    {"weights", MapDetail::weights_only}});
 }
 
 template <typename F>

@@ -152,9 +152,12 @@ MapInputs map_inputs(const MapRecipe& recipe) {
 Intermediates head_at_detail(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal,
                              MapDetail detail) {
     switch (detail) {
-        case MapDetail::all: return formula(q, k, v, scale, causal);
-        case MapDetail::first_rows: return formula_first_rows(q, k, v, scale, causal, kWorkingRows);
-        case MapDetail::weights_only: break;
+        case MapDetail::all:
+            return formula(q, k, v, scale, causal);
+        case MapDetail::first_rows:
+            return formula_first_rows(q, k, v, scale, causal, kWorkingRows);
+        case MapDetail::weights_only:
+            break;
     }
     return attention_weights(q, k, scale, causal);
 }

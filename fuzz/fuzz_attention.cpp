@@ -769,7 +769,8 @@ void fuzz_map(FuzzInput& in) {
     // first_rows: every weight, and the formula's working cut to its first kWorkingRows rows.
     const int kept = std::min(rows, attention::kWorkingRows);
     const auto cut = [kept](const attention::Matrix& m) {
-        return std::vector<float>(m.values.begin(), m.values.begin() + static_cast<std::ptrdiff_t>(kept) * m.cols);
+        return std::vector<float>(m.values.begin(),
+                                  m.values.begin() + static_cast<std::ptrdiff_t>(kept) * m.cols);
     };
     require(first.head.weights.values == all.head.weights.values && first.head.row_sum == all.head.row_sum &&
                 first.head.raw_scores.values == cut(all.head.raw_scores) &&
@@ -777,8 +778,10 @@ void fuzz_map(FuzzInput& in) {
                 first.head.output.values == cut(all.head.output),
             "attention_map's first rows are not the formula's");
     const int last = rows - 1;
-    const attention::Score corner = attention::score_of(inputs.q.row(last), inputs.k.row(0), recipe.d, all.head.scale);
-    require(corner.raw == all.head.raw_scores.row(last)[0] && corner.scaled == all.head.scaled_scores.row(last)[0],
+    const attention::Score corner =
+        attention::score_of(inputs.q.row(last), inputs.k.row(0), recipe.d, all.head.scale);
+    require(corner.raw == all.head.raw_scores.row(last)[0] &&
+                corner.scaled == all.head.scaled_scores.row(last)[0],
             "score_of disagrees with the formula at row %d", last);
 }
 

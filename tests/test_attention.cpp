@@ -158,8 +158,8 @@ TEST_CASE("a single token with d = 1 attends fully to itself", "[formula][edge]"
 TEST_CASE("dot_products gives the plain triple loop's float32 sums bit for bit, blocked or not",
           "[formula][scores]") {
     // Shapes on both sides of its 4 × 8 register blocks, and edges of every width.
-    const auto [n, m, w] = GENERATE(table<int, int, int>(
-        {{1, 1, 1}, {4, 8, 3}, {5, 9, 7}, {13, 13, 24}, {8, 16, 64}, {11, 37, 33}}));
+    const auto [n, m, w] = GENERATE(
+        table<int, int, int>({{1, 1, 1}, {4, 8, 3}, {5, 9, 7}, {13, 13, 24}, {8, 16, 64}, {11, 37, 33}}));
     CAPTURE(n, m, w);
     const Matrix a = random_matrix(n, w, 11), b = random_matrix(m, w, 12);
     const Matrix out = dot_products(a, b);

@@ -162,7 +162,8 @@ TEST_CASE("the first-rows map keeps every weight and the formula's working for i
     MapRecipe recipe;
     // 40 characters: more rows than kWorkingRows, so the working is cut; 16 and 5: it is not.
     const auto length = GENERATE(40, 16, 5);
-    recipe.text = std::string("the working of a few rows, every weight!").substr(0, static_cast<std::size_t>(length));
+    recipe.text =
+        std::string("the working of a few rows, every weight!").substr(0, static_cast<std::size_t>(length));
     recipe.init = Init::standard;
     const bool causal = GENERATE(false, true);
     const int part = GENERATE(0, 1, 2, 3);
