@@ -5,10 +5,13 @@
 // the √d chart, over http and file://, at two widths) run in three engines in
 // engines.test.mjs.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium } from './chromium.mjs';
 import { poll } from './engines/page.mjs';
+import { wrap } from '../src/core.js';
+import { compact } from '../src/lib/format.js';
 
 const chromium = useChromium();
 
@@ -78,6 +81,31 @@ function upperTriangleSum(weights) {
   });
   return sum;
 }
+
+const nodeCore = wrap(await createRequire(import.meta.url)('../../build/wasm/attention-core.js')());
+
+test('the inspector gives any cell its score, also past the 16 rows whose working the map keeps', async () => {
+  const text = 'a sentence of forty characters, or so it is';
+  const state = { text, d: 64, init: 'standard' };
+  const all = nodeCore.attentionMap(state); // every intermediate, computed here
+  await withPage(
+    chromium.url(),
+    `#d=64&init=standard&text=${encodeURIComponent(text)}`,
+    async (page) => {
+      await page.focus('.map-canvas');
+      for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      const index = 30 * all.T + 2;
+      const expected = `q·k = ${compact(all.rawScores[index])}, × scale ${compact(all.scale)} = ${compact(all.scaledScores[index])}`;
+      await poll(
+        async () => (await page.textContent('[data-role="inspector"]')).includes(expected),
+        { message: `the inspector never said “${expected}” for row 30, column 2` },
+      );
+    },
+  );
+});
 
 describe('controls, experiments and links (over http)', () => {
   const url = () => chromium.url();
