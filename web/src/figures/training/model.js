@@ -166,7 +166,7 @@ export function sourceNotice(settings, started) {
       `Your text: ${size}. The model learns this alphabet of its own, so no character of ` +
       `your text is outside it (and Shakespeare's alphabet plays no part).`
     );
-  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), embedded in this page; the last tenth is held out for the held-out loss.`;
+  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), shipped with this page; the last tenth is held out for the held-out loss.`;
 }
 
 const percent = (x) => `${Math.round(x * 100)}%`;
