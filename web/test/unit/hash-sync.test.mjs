@@ -65,3 +65,58 @@ test('hashchange loads a link once; our own writes never count as a new link', (
   assert.equal(sync.arrived(), false);
   assert.deepEqual(loads, ['#seed=3']);
 });
+
+// A history whose first `refusals` writes throw, as Safari's does past its rate limit.
+function refusingWindow(refusals) {
+  const window = fakeWindow('');
+  const { replaceState } = window.history;
+  let left = refusals;
+  window.history.replaceState = (...args) => {
+    if (left-- > 0) throw new Error('SecurityError: too many calls to replaceState');
+    replaceState(...args);
+  };
+  return window;
+}
+
+// Timers that run only when the test says so.
+function fakeTimers() {
+  const queue = [];
+  return {
+    setTimeout(fn) {
+      const entry = { fn };
+      queue.push(entry);
+      return entry;
+    },
+    clearTimeout(entry) {
+      const at = queue.indexOf(entry);
+      if (at >= 0) queue.splice(at, 1);
+    },
+    runAll() {
+      while (queue.length) queue.shift().fn();
+    },
+  };
+}
+
+test('a refused write never throws, and the newest state is written when the browser allows', () => {
+  const { location, history } = refusingWindow(2);
+  const timers = fakeTimers();
+  const sync = createHashSync({ location, history, load: () => {}, timers });
+  assert.doesNotThrow(() => sync.write({ ...DEFAULT_STATE, d: 2 }));
+  assert.doesNotThrow(() => sync.write({ ...DEFAULT_STATE, d: 3 }));
+  assert.equal(location.hash, '', 'both writes were refused');
+  timers.runAll();
+  assert.equal(location.hash, serializeHash({ ...DEFAULT_STATE, d: 3 }));
+});
+
+test('a link that arrives while a refused write waits is loaded, and the old state dropped', () => {
+  const { location, history } = refusingWindow(1);
+  const timers = fakeTimers();
+  const loads = [];
+  const sync = createHashSync({ location, history, load: (h) => loads.push(h), timers });
+  sync.write({ ...DEFAULT_STATE, d: 2 }); // refused: waits for a retry
+  location.hash = '#text=link';
+  sync.arrived();
+  timers.runAll();
+  assert.deepEqual(loads, ['#text=link']);
+  assert.equal(location.hash, '#text=link', 'the older state overwrote the link');
+});
