@@ -176,14 +176,18 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
     const std::size_t value_floats =
         value_block_floats * static_cast<std::size_t>(plan.value_columns / kValueBlock);
     float* values = work.values.reuse(value_floats);
-    std::fill(values, values + value_floats, 0.0f);
+    // Every entry written once (filling the buffer first cost as much as the copy): the padding
+    // columns of the last block as they pass, the padding keys after.
     const float reciprocal = 1.0f / plan.value_divisor;
     for (int j = 0; j < T; ++j) {
         const float* v_j = &v.values[size(j, d_v)];
-        for (int c = 0; c < d_v; ++c)
-            values[size(c / kValueBlock, 1) * value_block_floats + size(j, kValueBlock) + c % kValueBlock] =
-                v_j[c] * reciprocal;
+        float* value_j = values + size(j, kValueBlock);
+        for (int block = 0; block < plan.value_columns; block += kValueBlock, value_j += value_block_floats)
+            for (int c = 0; c < kValueBlock; ++c)
+                value_j[c] = block + c < d_v ? v_j[block + c] * reciprocal : 0.0f;
     }
+    for (std::size_t block = 0; block < value_floats; block += value_block_floats)
+        std::fill(values + block + size(T, kValueBlock), values + block + value_block_floats, 0.0f);
     plan.values = values;
 
     plan.scores = work.scores.reuse(size(plan.key_tile, kGroupRows));
