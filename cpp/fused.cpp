@@ -34,7 +34,6 @@ namespace attention {
 namespace {
 
 using kernel::kGroupRows;
-using kernel::kLanes;
 using kernel::kQueryBlock;
 using kernel::round_up;
 
@@ -67,11 +66,11 @@ class AlignedFloats {
 // the freed megabyte to the system after every call, so the next one page-faults and zero-fills
 // it again. A workspace that grew past kKeepBytes is released after its call.
 struct Workspace {
-    AlignedFloats queries, keys_transposed, values, scores, output, running_sum, running_max;
+    AlignedFloats queries, keys, values, scores, tile_max, correction, output, running_sum, running_max;
 
     std::size_t bytes() const {
-        return queries.bytes() + keys_transposed.bytes() + values.bytes() + scores.bytes() + output.bytes() +
-               running_sum.bytes() + running_max.bytes();
+        return queries.bytes() + keys.bytes() + values.bytes() + scores.bytes() + tile_max.bytes() +
+               correction.bytes() + output.bytes() + running_sum.bytes() + running_max.bytes();
     }
 };
 constexpr std::size_t kKeepBytes = std::size_t{32} << 20;
@@ -129,57 +128,73 @@ double checked_scale(const Matrix& q, const Matrix& k, const Matrix& v, Scale sc
     return validate_inputs(q, k, v, scale);
 }
 
-// Q, Kᵀ and V copied into the workspace in the shapes the kernels want, and the scratch sized:
-// everything of the plan except the scale, the mask and the output.
+// Q, K and V copied into the workspace in the layouts the micro-kernels read (see Plan in
+// cpp/kernel/fused_kernel.hpp), and the scratch sized: everything of the plan except the scale,
+// the mask and the output. Each layout puts what one step of a micro-kernel's inner loop reads
+// side by side, at fixed offsets from one pointer, and pads with zeros: a padded query or key
+// adds nothing to a dot product, a padded key has weight 0 and a padded column is never read.
 kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, float max_v, int key_tile,
                          Workspace& work) {
+    using kernel::kKeyBlock;
+    using kernel::kValueBlock;
     kernel::Plan plan;
     const int T = plan.T = q.rows;
     const int d = plan.d = q.cols;
     const int d_v = plan.d_v = v.cols;
-    plan.key_tile = key_tile;
-    // The last vector of scores in a tile may run up to kLanes - 1 keys past T: pad by kLanes.
-    // An odd number of 64-byte lines between rows of Kᵀ spreads them over all L1 sets.
-    constexpr int kFloatsPerLine = 16;
-    plan.key_stride = round_up(T + kLanes, kFloatsPerLine);
-    if (plan.key_stride / kFloatsPerLine % 2 == 0) plan.key_stride += kFloatsPerLine;
-    plan.value_stride = round_up(d_v, kLanes);
-    plan.score_stride = round_up(key_tile, kLanes);
+    plan.key_tile = round_up(key_tile, kKeyBlock);
+    plan.key_rows = round_up(T, kKeyBlock);
+    plan.value_columns = round_up(d_v, kValueBlock);
     plan.value_bound = max_v;
     plan.value_divisor = values_divisor(plan.value_bound, T);
+    const auto size = [](int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); };
 
-    // Queries: (T rounded up to kGroupRows, d), the extra rows 0.
-    const std::size_t query_count = static_cast<std::size_t>(T) * static_cast<std::size_t>(d);
-    float* queries = work.queries.reuse(static_cast<std::size_t>(round_up(T, kGroupRows) * d));
-    std::copy(q.values.begin(), q.values.end(), queries);
-    std::fill(queries + query_count, queries + round_up(T, kGroupRows) * d, 0.0f);
+    // Queries, group by group: (d, kGroupRows), where step p holds the group's p-th values.
+    const std::size_t query_floats = size(round_up(T, kGroupRows), d);
+    float* queries = work.queries.reuse(query_floats);
+    std::fill(queries + size(T / kGroupRows * kGroupRows, d), queries + query_floats, 0.0f);
+    for (int i = 0; i < T; ++i) {
+        const float* q_i = &q.values[size(i, d)];
+        float* group = queries + size(i / kGroupRows * kGroupRows, d) + i % kGroupRows;
+        for (int c = 0; c < d; ++c) group[c * kGroupRows] = q_i[c];
+    }
     plan.queries = queries;
 
-    // Kᵀ: (d, key_stride), column j is key j, 0 past T.
-    float* keys_transposed = work.keys_transposed.reuse(static_cast<std::size_t>(d * plan.key_stride));
+    // Keys, block by block: (d, kKeyBlock), where step p holds the block's p-th values.
+    const std::size_t key_floats = size(plan.key_rows, d);
+    float* keys = work.keys.reuse(key_floats);
+    std::fill(keys + size(T / kKeyBlock * kKeyBlock, d), keys + key_floats, 0.0f);
     for (int j = 0; j < T; ++j) {
-        const float* k_j = &k.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(d)];
-        for (int c = 0; c < d; ++c) keys_transposed[c * plan.key_stride + j] = k_j[c];
+        const float* k_j = &k.values[size(j, d)];
+        float* block = keys + size(j / kKeyBlock * kKeyBlock, d) + j % kKeyBlock;
+        for (int c = 0; c < d; ++c) block[c * kKeyBlock] = k_j[c];
     }
-    for (int c = 0; c < d; ++c)
-        std::fill(keys_transposed + c * plan.key_stride + T, keys_transposed + (c + 1) * plan.key_stride,
-                  0.0f);
-    plan.keys_transposed = keys_transposed;
+    plan.keys = keys;
 
-    // Values: (T, value_stride), divided by value_divisor (exact: a power of 2), extra columns 0.
-    float* values = work.values.reuse(static_cast<std::size_t>(T * plan.value_stride));
+    // Values, block of columns by block: (key_rows, kValueBlock), divided by value_divisor
+    // (exact: a power of 2).
+    const std::size_t value_block_floats = size(plan.key_rows, kValueBlock);
+    const std::size_t value_floats =
+        value_block_floats * static_cast<std::size_t>(plan.value_columns / kValueBlock);
+    float* values = work.values.reuse(value_floats);
+    // Every entry written once (filling the buffer first cost as much as the copy): the padding
+    // columns of the last block as they pass, the padding keys after.
     const float reciprocal = 1.0f / plan.value_divisor;
     for (int j = 0; j < T; ++j) {
-        const float* v_j = &v.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(d_v)];
-        float* values_j = values + j * plan.value_stride;
-        for (int c = 0; c < d_v; ++c) values_j[c] = v_j[c] * reciprocal;
-        std::fill(values_j + d_v, values_j + plan.value_stride, 0.0f);
+        const float* v_j = &v.values[size(j, d_v)];
+        float* value_j = values + size(j, kValueBlock);
+        for (int block = 0; block < plan.value_columns; block += kValueBlock, value_j += value_block_floats)
+            for (int c = 0; c < kValueBlock; ++c)
+                value_j[c] = block + c < d_v ? v_j[block + c] * reciprocal : 0.0f;
     }
+    for (std::size_t block = 0; block < value_floats; block += value_block_floats)
+        std::fill(values + block + size(T, kValueBlock), values + block + value_block_floats, 0.0f);
     plan.values = values;
 
-    plan.scores = work.scores.reuse(static_cast<std::size_t>(kGroupRows * plan.score_stride));
-    plan.output = work.output.reuse(static_cast<std::size_t>(kQueryBlock * plan.value_stride));
-    plan.running_sum = work.running_sum.reuse(kQueryBlock * kLanes);
+    plan.scores = work.scores.reuse(size(plan.key_tile, kGroupRows));
+    plan.tile_max = work.tile_max.reuse(kGroupRows);
+    plan.correction = work.correction.reuse(kGroupRows);
+    plan.output = work.output.reuse(size(kQueryBlock, plan.value_columns));
+    plan.running_sum = work.running_sum.reuse(kQueryBlock);
     plan.running_max = work.running_max.reuse(kQueryBlock);
     return plan;
 }

@@ -1,5 +1,5 @@
 // fused_kernel.hpp: the inner part of the fast path (cpp/fused.cpp): the portable SIMD layer, the
-// multiply-add micro-kernel and the online softmax over tiles of keys, working on inputs that
+// two multiply-add micro-kernels and the online softmax over tiles of keys, working on inputs that
 // fused.cpp has already checked and packed. A header, and no allocation or libc call in it,
 // because two programs compile it: fused.cpp everywhere (g++, clang++, em++ with -msimd128),
 // and cpp/kernel/relaxed_kernel.cpp, the small standalone wasm module that clang-19 builds with
@@ -7,18 +7,24 @@
 // Both wasm modules share one memory: fused.cpp fills a Plan and the relaxed module runs it.
 //
 // Why it is fast, idea by idea:
-// * Blocks. A block of kQueryBlock query rows meets a tile of key_tile keys at a time. The K and V
-//   rows of a tile (16 KiB each at d = 64) are loaded into L1 once per block, not once per query.
-// * Micro-kernels. All multiply-adds happen in one small matrix-multiply kernel, used twice:
-//   scores = Q·Kᵀ and output += P·V. It keeps a group of kGroupRows rows × a few vectors of
-//   columns in registers for its whole inner loop, so each vector it loads feeds kGroupRows
-//   multiply-adds. Kᵀ is packed once per call so that both uses read contiguous rows of B (Kᵀ,
-//   V) and broadcast one scalar of A (a query value, a weight): no horizontal sums inside.
-// * Online softmax. Per row: running max, running sum of exp(score - max), and the output so far
-//   rescaled whenever the max grows; scores for the tile live only in a tiny L1 buffer, and exp
-//   is a polynomial on whole vectors.
+// * Blocks. A block of kQueryBlock query rows meets a tile of key_tile keys at a time, so the
+//   tile's K and V are read from cache by every group of the block, not once per query.
+// * Scores transposed. A vector holds one score for each of kLanes queries, not kLanes keys of one
+//   query: the softmax over keys is then lane-wise (max, exp and sum need no horizontal step, no
+//   per-row branch), and the weights come out as (key, query), the layout that the weighted sum
+//   broadcasts from.
+// * Micro-kernels. All multiply-adds happen in two small kernels, scores = Kᵀ-blocks · Q and
+//   output += P·V. Each keeps a few rows × vectors of accumulators in registers for its whole
+//   inner loop, so each vector it loads feeds several multiply-adds, and reads packed operands
+//   (fused.cpp's layouts) at fixed offsets from one pointer: in wasm an offset is part of the load
+//   instruction, where a row stride known only at run time costs an address computation per row.
+// * Online softmax. Per query: running max, running sum of exp(score - max), and the output so
+//   far rescaled by the change of max; scores live only in a small L1 buffer. The score kernel
+//   also masks them and takes their max as they leave its registers (no extra pass), and the
+//   softmax multiplies (score - max) by scale·log2(e) once, so that exp is 2^x, a polynomial on
+//   whole vectors.
 // * Causal mask. Tiles past a block's last query are never visited, and in a tile on the diagonal
-//   each row group stops at its own last query: only a group's own small triangle is wasted.
+//   each group stops at its own last query: only a group's own small triangle is wasted.
 //
 // Why vector extensions (GCC/Clang `vector_size`) rather than auto-vectorisation or intrinsics:
 // the compilers vectorise simple loops reliably, but not a register-blocked kernel whose
@@ -66,6 +72,7 @@ inline void store(float* to, Floats value) {
 inline Floats splat(float x) {
     return x - Floats{};
 }
+// a > b ? a : b, which is b when a is NaN (one instruction: maxps, f32x4.pmax).
 inline Floats maximum(Floats a, Floats b) {
     return a > b ? a : b;
 }
@@ -82,142 +89,77 @@ inline Floats multiply_add(Floats a, Floats b, Floats c) {
 #endif
 }
 
-// v with its lanes rotated by Shift: lane i holds lane (i + Shift) mod kLanes. (Clang and GCC
-// spell a constant shuffle differently; both compile it to one or two shuffle instructions.)
-template <int Shift, int... Lane>
-Floats rotate_lanes(Floats v, std::integer_sequence<int, Lane...>) {
-#if defined(__clang__)
-    return __builtin_shufflevector(v, v, ((Lane + Shift) % kLanes)...);
-#else
-    return __builtin_shuffle(v, Ints{((Lane + Shift) % kLanes)...});
-#endif
+// {first, first + 1, ..., first + kLanes - 1}
+template <int... Lane>
+Ints lane_indices(int first, std::integer_sequence<int, Lane...>) {
+    return Ints{Lane...} + first;
 }
 
-// Horizontal max and sum as log2(kLanes) whole-vector steps (they run once per row per tile).
-template <int Shift = kLanes / 2>
-float horizontal_max(Floats v) {
-    if constexpr (Shift == 0)
-        return v[0];
-    else
-        return horizontal_max<Shift / 2>(
-            maximum(v, rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{})));
-}
-
-template <int Shift = kLanes / 2>
-float horizontal_sum(Floats v) {
-    if constexpr (Shift == 0)
-        return v[0];
-    else
-        return horizontal_sum<Shift / 2>(v +
-                                         rotate_lanes<Shift>(v, std::make_integer_sequence<int, kLanes>{}));
-}
-
-// 2^x for x <= 0, within about 1 ulp (std::exp does not vectorise without -ffast-math). x = n + f
-// with n an integer and |f| <= 1/2; 2^f by a degree-6 polynomial (a minimax fit for relative
-// error), 2^n by writing n + 127 into the exponent bits. Below -126, 2^n would leave the normal
-// range; those lanes (masked scores are -inf) compute garbage that the last line replaces by
-// exactly 0, the weight formula() gives a masked key. So does NaN, which a masked score becomes
-// when the scale rounds to 0 in float32 (-inf·0). No clamp and no float-to-int conversion: both
-// cost several instructions in wasm.
+// 2^x for x <= 0 (std::exp does not vectorise without -ffast-math). x = n + f with n an integer
+// and |f| <= 1/2; 2^f by a degree-5 polynomial, a minimax fit for relative error with the
+// constant term 1 (so 2^0 is exactly 1: a query that sees one key copies its value exactly),
+// whose float32 evaluation is within 1.7e-7 of 2^f over [-1/2, 1/2] (measured on 2·10⁶ points;
+// degree 6 gave 0.8e-7, both far inside every test's bound); 2^n by writing n + 127 into the
+// exponent bits. x is first raised to -127, where n + 127 = 0 makes those bits the float 0: below
+// the normal range, for masked scores (-inf) and for NaN (max gives -127 for it) the result is
+// exactly 0, the weight formula() gives a masked key. No compare, select or float-to-int
+// conversion: each costs instructions in wasm.
 inline Floats exp2_nonpositive(Floats x) {
-    // Adding 1.5·2^23 rounds x to an integer n (the ulp there is 1) and leaves n in the low
-    // mantissa bits; subtracting it again gives n as a float, and x - n is exact.
-    const Floats rounding = splat(12582912.0f);
+    x = maximum(x, splat(-127.0f));
+    // Adding 1.5·2^23 + 127 rounds x to an integer n (the ulp there is 1) and leaves n + 127 in
+    // the low mantissa bits; subtracting it again gives n as a float, and x - n is exact.
+    const Floats rounding = splat(12582912.0f + 127.0f);
     const Floats shifted = x + rounding;
     const Floats f = x - (shifted - rounding);
-    Floats two_to_f = splat(1.5353392518591136e-4f);
-    two_to_f = multiply_add(two_to_f, f, splat(1.3398879673331976e-3f));
-    two_to_f = multiply_add(two_to_f, f, splat(9.6184369176626205e-3f));
-    two_to_f = multiply_add(two_to_f, f, splat(5.5503323674201965e-2f));
-    two_to_f = multiply_add(two_to_f, f, splat(2.4022647738456726e-1f));
-    two_to_f = multiply_add(two_to_f, f, splat(6.9314718246459961e-1f));
+    Floats two_to_f = splat(1.3264729641377926e-3f);
+    two_to_f = multiply_add(two_to_f, f, splat(9.6715129911899567e-3f));
+    two_to_f = multiply_add(two_to_f, f, splat(5.5507335811853409e-2f));
+    two_to_f = multiply_add(two_to_f, f, splat(2.4022242426872253e-1f));
+    two_to_f = multiply_add(two_to_f, f, splat(6.9314700365066528e-1f));
     two_to_f = multiply_add(two_to_f, f, splat(1.0f));
-    // The shift drops every bit of `shifted` above the low bits that hold n + 127.
+    // The shift drops every bit of `shifted` above the low ones that hold n + 127, in [0, 127].
     Bits two_to_n;
     std::memcpy(&two_to_n, &shifted, sizeof two_to_n);
-    two_to_n = (two_to_n + 127u) << 23;
+    two_to_n <<= 23;
     Floats two_to_n_float;
     std::memcpy(&two_to_n_float, &two_to_n, sizeof two_to_n_float);
-    return x >= splat(-126.0f) ? two_to_f * two_to_n_float : Floats{};
+    return two_to_f * two_to_n_float;
 }
 
-// ---- The micro-kernel ----
+// ---- Shapes of the blocks ----
 
-// Register blocking: a call keeps kGroupRows rows × k*Vectors vectors of accumulators, leaving
-// registers for the row of B it loads and the broadcast value of A. Measured on one machine
-// (Xeon, Sapphire Rapids): 6×4 beat 8×2, 12×2 and 4×4 by 5-10% with AVX-512; 6×2 was best with
-// AVX2; in V8's wasm code (16 registers, a multiply and an add for each multiply-add) 4×2 was best.
-#if defined(__AVX512F__)  // 32 registers of 16 floats: 24 accumulators
-constexpr int kGroupRows = 6;
-constexpr int kScoreVectors = 4;
-constexpr int kValueVectors = 4;
-#elif defined(__AVX__)  // 16 registers of 8 floats: 12 accumulators
-constexpr int kGroupRows = 6;
-constexpr int kScoreVectors = 2;
-constexpr int kValueVectors = 2;
-#else                   // 16 registers of 4 floats (SSE2, NEON, wasm simd128): 8 accumulators
-constexpr int kGroupRows = 4;
-constexpr int kScoreVectors = 2;
-constexpr int kValueVectors = 2;
+// A group is kQueryVectors vectors of queries, kGroupRows queries. Both micro-kernels multiply
+// the group's query vectors by broadcast scalars: the score kernel by kKeyBlock keys' values at
+// one depth, the weighted sum by kValueBlock value columns of one key; each keeps kQueryVectors ×
+// (kKeyBlock or kValueBlock) accumulators in registers. Enough accumulators hide the latency of
+// a multiply-add (4 cycles, 2 per cycle on the machines measured: at least 8 chains), and what
+// the inner loop loads must fit beside them in 15 XMM registers (V8 keeps the 16th as scratch).
+// Node 20's V8 loads every operand of an iteration first, so in wasm 3 × 3 (9 accumulators, 3
+// vectors, 3 broadcasts) is the widest that fits there: 2 × 4 (8 chains) was 5% slower and 2 × 6
+// spilled and was 20% slower. Chromium 156's V8 reuses one register for the broadcasts and ran
+// 2 × 6 about 3% faster than 3 × 3; 3 × 3 is kept because it fits either way. (Unrolling the
+// depth loop in the source let clang-19 hoist four steps' loads together: spills, 25% slower;
+// V8 unrolls these loops itself.) AVX2 has 16 registers and AVX-512 32, and the native compilers
+// keep broadcasts in memory operands.
+#if defined(__AVX512F__)
+constexpr int kQueryVectors = 2;
+constexpr int kKeyBlock = 12;   // 24 accumulators
+constexpr int kValueBlock = 8;  // 16 accumulators; d_v = 64 is 8 blocks, no padding
+constexpr int kBlockGroups = 2;
+#elif defined(__AVX__)
+constexpr int kQueryVectors = 2;
+constexpr int kKeyBlock = 6;    // 12 accumulators
+constexpr int kValueBlock = 6;  // 12 accumulators
+constexpr int kBlockGroups = 3;
+#else
+constexpr int kQueryVectors = 3;
+constexpr int kKeyBlock = 3;    // 9 accumulators
+constexpr int kValueBlock = 3;  // 9 accumulators; d_v = 64 pads to 66
+constexpr int kBlockGroups = 4;
 #endif
-
-// c (kGroupRows, Vectors·kLanes) = a (kGroupRows, depth) · b (depth, Vectors·kLanes), or += when
-// Accumulate. Rows of a, b and c are a_stride, b_stride and c_stride floats apart. Not inlined:
-// in a function of its own the accumulators get the register file to themselves.
-template <int Vectors, bool Accumulate>
-__attribute__((noinline)) void multiply_group(float* c, std::ptrdiff_t c_stride, const float* a,
-                                              std::ptrdiff_t a_stride, const float* b,
-                                              std::ptrdiff_t b_stride, int depth) {
-    Floats sum[kGroupRows][Vectors];
-    for (int row = 0; row < kGroupRows; ++row)
-        for (int x = 0; x < Vectors; ++x)
-            sum[row][x] = Accumulate ? load(c + row * c_stride + x * kLanes) : Floats{};
-    const float* a_rows[kGroupRows];
-    for (int row = 0; row < kGroupRows; ++row) a_rows[row] = a + row * a_stride;
-    const float* b_p_row = b;
-    for (int p = 0; p < depth; ++p, b_p_row += b_stride) {
-        Floats b_p[Vectors];
-        for (int x = 0; x < Vectors; ++x) b_p[x] = load(b_p_row + x * kLanes);
-        for (int row = 0; row < kGroupRows; ++row) {
-            const Floats a_row_p = splat(a_rows[row][p]);
-            for (int x = 0; x < Vectors; ++x) sum[row][x] = multiply_add(a_row_p, b_p[x], sum[row][x]);
-        }
-    }
-    for (int row = 0; row < kGroupRows; ++row)
-        for (int x = 0; x < Vectors; ++x) store(c + row * c_stride + x * kLanes, sum[row][x]);
-}
-
-// The last, narrower slice of columns: `vectors` < MaxVectors, chosen at run time.
-template <int MaxVectors, bool Accumulate>
-void multiply_group_remainder(int vectors, float* c, std::ptrdiff_t c_stride, const float* a,
-                              std::ptrdiff_t a_stride, const float* b, std::ptrdiff_t b_stride, int depth) {
-    if constexpr (MaxVectors > 0) {
-        if (vectors == MaxVectors)
-            multiply_group<MaxVectors, Accumulate>(c, c_stride, a, a_stride, b, b_stride, depth);
-        else
-            multiply_group_remainder<MaxVectors - 1, Accumulate>(vectors, c, c_stride, a, a_stride, b,
-                                                                 b_stride, depth);
-    }
-}
-
-// The same product over `columns` columns (a multiple of kLanes), in slices of Vectors vectors.
-template <int Vectors, bool Accumulate>
-void multiply_rows(float* c, std::ptrdiff_t c_stride, const float* a, std::ptrdiff_t a_stride, const float* b,
-                   std::ptrdiff_t b_stride, int depth, int columns) {
-    constexpr int kSlice = Vectors * kLanes;
-    int column = 0;
-    for (; column + kSlice <= columns; column += kSlice)
-        multiply_group<Vectors, Accumulate>(c + column, c_stride, a, a_stride, b + column, b_stride, depth);
-    if (column < columns)
-        multiply_group_remainder<Vectors - 1, Accumulate>((columns - column) / kLanes, c + column, c_stride,
-                                                          a, a_stride, b + column, b_stride, depth);
-}
-
-// ---- What one call computes ----
-
-// Query rows per block: every group of the block reads the tile's K and V from L1.
-constexpr int kQueryBlock = 48;
-static_assert(kQueryBlock % kGroupRows == 0, "a block is a whole number of groups");
+constexpr int kGroupRows = kQueryVectors * kLanes;
+// Query rows per block: every group of the block reads the tile's K and V from cache.
+constexpr int kQueryBlock = kBlockGroups * kGroupRows;
 
 inline int round_up(int n, int multiple) {
     return (n + multiple - 1) / multiple * multiple;
@@ -245,62 +187,147 @@ struct Plan {
     int T = 0;
     int d = 0;
     int d_v = 0;
-    int key_tile = 0;            // keys per tile, from 1 to T
+    int key_tile = 0;            // keys per tile, a multiple of kKeyBlock
     int causal = 0;              // 1: query i sees keys 0..i only
     float scale = 1.0f;          // formula()'s float32 scale, so that whatever it rounds to both paths use it
     float value_divisor = 1.0f;  // values holds v / value_divisor, a power of 2 (see fused.cpp)
     float value_bound = 0.0f;    // max|v|: no weighted mean of v can lie outside ±value_bound
-    std::ptrdiff_t key_stride = 0;    // floats between rows of keys_transposed
-    std::ptrdiff_t value_stride = 0;  // floats between rows of values and output: d_v rounded up to kLanes
-    std::ptrdiff_t score_stride = 0;  // floats between rows of scores: key_tile rounded up to kLanes
-    const float* queries = nullptr;   // (T rounded up to kGroupRows, d), extra rows 0
-    const float* keys_transposed = nullptr;  // (d, key_stride): column j is key j, 0 past T
-    const float* values = nullptr;           // (T, value_stride), extra columns 0
-    float* scores = nullptr;  // (kGroupRows, score_stride) one group's scores, then weights, for one tile
-    float* output = nullptr;  // (kQueryBlock, value_stride) unnormalised Σ exp(score - max)·v
-    float* running_sum = nullptr;  // (kQueryBlock, kLanes) Σ exp(score - running_max), lane by lane
-    float* running_max = nullptr;  // (kQueryBlock,) largest raw score seen so far
-    float* out = nullptr;          // (T, d_v) the result
+    int key_rows = 0;            // T rounded up to kKeyBlock: keys and values hold that many, 0 past T
+    int value_columns = 0;       // d_v rounded up to kValueBlock
+    const float* queries = nullptr;  // (T / kGroupRows rounded up, d, kGroupRows), group by group
+    const float* keys = nullptr;     // (key_rows / kKeyBlock, d, kKeyBlock), key block by key block
+    const float* values = nullptr;   // (value_columns / kValueBlock, key_rows, kValueBlock)
+    float* scores = nullptr;         // (key_tile, kGroupRows) one group's scores, then weights, for one tile
+    float* tile_max = nullptr;       // (kGroupRows,) the largest of those scores, query by query
+    float* correction = nullptr;     // (kGroupRows,) 2^((old max - new max)·scale·log2 e), query by query
+    float* output = nullptr;         // (kBlockGroups, value_columns, kGroupRows) Σ 2^(...)·v, transposed
+    float* running_sum = nullptr;    // (kQueryBlock,) Σ 2^((score - running_max)·scale·log2 e)
+    float* running_max = nullptr;    // (kQueryBlock,) largest raw score seen so far
+    float* out = nullptr;            // (T, d_v) the result
 };
+
+// ---- The micro-kernels ----
+
+// Raw scores q·k of one group's queries (d, kGroupRows) against `blocks` key blocks (each (d,
+// kKeyBlock)), stored as scores (blocks·kKeyBlock, kGroupRows). Keys past a query's last key (its
+// own index under the mask; T - 1 in any case, for the padding) are -inf, and tile_max
+// (kGroupRows,) is raised to each query's largest score. Not inlined: in a function of its own the
+// accumulators get the register file to themselves.
+__attribute__((noinline)) inline void score_group(float* scores, float* tile_max, const float* queries,
+                                                  const float* keys, int d, int blocks, int first_key,
+                                                  int group_start, int causal, int last_key) {
+    // Blocks up to this key need no mask for any query of the group.
+    const int unmasked_last_key = causal ? smaller(group_start, last_key) : last_key;
+    for (int block = 0; block < blocks; ++block, keys += d * kKeyBlock, scores += kKeyBlock * kGroupRows) {
+        Floats sum[kKeyBlock][kQueryVectors];
+        for (int key = 0; key < kKeyBlock; ++key)
+            for (int x = 0; x < kQueryVectors; ++x) sum[key][x] = Floats{};
+        const float* query_p = queries;
+        const float* key_p = keys;
+        for (int p = 0; p < d; ++p, query_p += kGroupRows, key_p += kKeyBlock) {
+            Floats query[kQueryVectors];
+            for (int x = 0; x < kQueryVectors; ++x) query[x] = load(query_p + x * kLanes);
+            for (int key = 0; key < kKeyBlock; ++key) {
+                const Floats key_value = splat(key_p[key]);
+                for (int x = 0; x < kQueryVectors; ++x)
+                    sum[key][x] = multiply_add(key_value, query[x], sum[key][x]);
+            }
+        }
+        const int block_first_key = first_key + block * kKeyBlock;
+        if (block_first_key + kKeyBlock - 1 > unmasked_last_key)
+            for (int x = 0; x < kQueryVectors; ++x) {
+                const Ints query =
+                    lane_indices(group_start + x * kLanes, std::make_integer_sequence<int, kLanes>{});
+                const Ints last = Ints{} + last_key;
+                const Ints query_last_key = causal ? (query < last ? query : last) : last;
+                for (int key = 0; key < kKeyBlock; ++key)
+                    sum[key][x] = Ints{} + (block_first_key + key) > query_last_key
+                                      ? splat(-std::numeric_limits<float>::infinity())
+                                      : sum[key][x];
+            }
+        // The running max lives in memory, not in registers the inner loop needs.
+        for (int x = 0; x < kQueryVectors; ++x) {
+            Floats largest = load(tile_max + x * kLanes);
+            for (int key = 0; key < kKeyBlock; ++key) {
+                largest = maximum(largest, sum[key][x]);
+                store(scores + key * kGroupRows + x * kLanes, sum[key][x]);
+            }
+            store(tile_max + x * kLanes, largest);
+        }
+    }
+}
+
+// The weighted sum for one group over one tile, transposed: for each of `blocks` blocks of
+// kValueBlock value columns, output (kValueBlock, kGroupRows) = output · correction (query by
+// query) + Σ over keys of values[key][column] · weights[key]. weights (keys, kGroupRows) are the
+// softmax's, values the packed (key_rows, kValueBlock) block from the tile's first key, each
+// block value_block_floats apart. Not inlined, as above.
+__attribute__((noinline)) inline void weigh_values(float* output, const float* correction,
+                                                   const float* weights, const float* values,
+                                                   std::ptrdiff_t value_block_floats, int keys, int blocks) {
+    for (int block = 0; block < blocks;
+         ++block, output += kValueBlock * kGroupRows, values += value_block_floats) {
+        Floats sum[kValueBlock][kQueryVectors];
+        for (int x = 0; x < kQueryVectors; ++x) {
+            const Floats query_correction = load(correction + x * kLanes);
+            for (int column = 0; column < kValueBlock; ++column)
+                sum[column][x] = load(output + column * kGroupRows + x * kLanes) * query_correction;
+        }
+        const float* weight_key = weights;
+        const float* value_key = values;
+        for (int key = 0; key < keys; ++key, weight_key += kGroupRows, value_key += kValueBlock) {
+            Floats weight[kQueryVectors];
+            for (int x = 0; x < kQueryVectors; ++x) weight[x] = load(weight_key + x * kLanes);
+            for (int column = 0; column < kValueBlock; ++column) {
+                const Floats value = splat(value_key[column]);
+                for (int x = 0; x < kQueryVectors; ++x)
+                    sum[column][x] = multiply_add(value, weight[x], sum[column][x]);
+            }
+        }
+        for (int column = 0; column < kValueBlock; ++column)
+            for (int x = 0; x < kQueryVectors; ++x)
+                store(output + column * kGroupRows + x * kLanes, sum[column][x]);
+    }
+}
 
 // ---- The algorithm ----
 
 constexpr float kLog2e = 1.44269504088896341f;  // exp(x) = 2^(x·log2 e)
 
-// Online softmax for one query row over one tile: row holds `width` raw scores (a multiple of
-// kLanes), of which the first `visible` are keys this query may see. On return row holds the
-// unnormalised weights exp((score - max)·scale), and the running max, the running sum and the
-// output row accumulated from earlier tiles are brought to the new max. `scale` is formula()'s
-// float32 scale, so that whatever it rounds to (even 0) both paths use the same number.
-inline void update_softmax_row(float* row, int visible, int width, float scale, float& running_max,
-                               float* running_sum, float* output_row, int output_width) {
-    // -inf rather than a large negative number: exp gives exactly 0, as formula()'s mask does.
-    std::fill(row + visible, row + width, -std::numeric_limits<float>::infinity());
-    Floats tile_max = load(row);
-    for (int j = kLanes; j < width; j += kLanes) tile_max = maximum(tile_max, load(row + j));
-    // Every row sees key 0 in its first tile, so new_max is finite: no -inf - -inf below.
-    const float new_max = larger(running_max, horizontal_max(tile_max));
-    Floats sum = load(running_sum);
-    if (new_max > running_max) {
-        // What was summed against the old max is worth exp(old - new) times as much now
-        // (0 on the first tile: exp(-inf)). Usually only the first few tiles raise the max.
-        const Floats correction = exp2_nonpositive(splat((running_max - new_max) * scale * kLog2e));
-        sum *= correction;
-        for (int c = 0; c < output_width; c += kLanes)
-            store(output_row + c, load(output_row + c) * correction);
-        running_max = new_max;
+// Online softmax for one group over one tile: scores holds `keys` raw scores per query (masked
+// ones -inf) and tile_max their largest; scale_log2 is formula()'s float32 scale times log2(e).
+// On return scores holds the unnormalised weights 2^((score - max)·scale_log2), the running max
+// and sum are brought to the new max, and correction holds 2^((old max - new max)·scale_log2),
+// by which the weighted sum scales the output so far (0 on the first tile, where the old max is
+// -inf; usually only the first few tiles raise the max, and then it is 1).
+inline void update_softmax(float* scores, int keys, const float* tile_max, float scale_log2,
+                           float* running_max, float* running_sum, float* correction) {
+    const Floats scale = splat(scale_log2);
+    Floats new_max[kQueryVectors], sum[kQueryVectors];
+    for (int x = 0; x < kQueryVectors; ++x) {
+        // Every query sees key 0 in its first tile, so new_max is finite from then on.
+        const Floats old_max = load(running_max + x * kLanes);
+        new_max[x] = maximum(old_max, load(tile_max + x * kLanes));
+        store(running_max + x * kLanes, new_max[x]);
+        store(correction + x * kLanes, exp2_nonpositive((old_max - new_max[x]) * scale));
+        sum[x] = Floats{};
     }
     // Subtracting the max keeps every exponent <= 0: no overflow for any finite score. Written
     // (score - max)·scale, not score·scale - max·scale: a fused multiply-add of the latter leaves
     // a residual of up to half an ulp of max·scale, positive as often as not (1e10 for scores
     // of 1e18, found by fuzz/); the difference is never positive and is exact near the max.
-    const Floats max_vector = splat(new_max);
-    for (int j = 0; j < width; j += kLanes) {
-        const Floats weight = exp2_nonpositive((load(row + j) - max_vector) * scale * kLog2e);
-        store(row + j, weight);
-        sum += weight;
-    }
-    store(running_sum, sum);
+    // A scale that rounds to 0 makes a masked exponent -inf·0 = NaN, which exp2_nonpositive()
+    // turns into 0, and every other exponent 0: uniform weights, as formula() gives.
+    for (int key = 0; key < keys; ++key)
+        for (int x = 0; x < kQueryVectors; ++x) {
+            float* score = scores + key * kGroupRows + x * kLanes;
+            const Floats weight = exp2_nonpositive((load(score) - new_max[x]) * scale);
+            store(score, weight);
+            sum[x] += weight;
+        }
+    for (int x = 0; x < kQueryVectors; ++x)
+        store(running_sum + x * kLanes,
+              multiply_add(load(running_sum + x * kLanes), load(correction + x * kLanes), sum[x]));
 }
 
 // Queries [block_start, block_start + kQueryBlock) against every key they may see, written to out.
@@ -310,9 +337,11 @@ inline void attend_block(const Plan& plan, int block_start) {
     // Later keys are hidden from the whole block: skipped.
     const int keys_end = plan.causal ? last_query + 1 : plan.T;
     const std::ptrdiff_t d = plan.d;
-    const std::ptrdiff_t value_stride = plan.value_stride;
-    std::fill_n(plan.output, kQueryBlock * value_stride, 0.0f);
-    std::fill_n(plan.running_sum, kQueryBlock * kLanes, 0.0f);
+    const std::ptrdiff_t group_output_floats = static_cast<std::ptrdiff_t>(plan.value_columns) * kGroupRows;
+    const std::ptrdiff_t value_block_floats = static_cast<std::ptrdiff_t>(plan.key_rows) * kValueBlock;
+    const float scale_log2 = plan.scale * kLog2e;
+    std::fill_n(plan.output, kBlockGroups * group_output_floats, 0.0f);
+    std::fill_n(plan.running_sum, kQueryBlock, 0.0f);
     std::fill_n(plan.running_max, kQueryBlock, -std::numeric_limits<float>::infinity());
 
     for (int tile_start = 0; tile_start < keys_end; tile_start += plan.key_tile) {
@@ -323,37 +352,32 @@ inline void attend_block(const Plan& plan, int block_start) {
             const int group_keys =
                 plan.causal ? smaller(tile_keys, group_start + kGroupRows - tile_start) : tile_keys;
             if (group_keys <= 0) continue;
-            const int width = round_up(group_keys, kLanes);
+            const int width = round_up(group_keys, kKeyBlock);
 
-            // 1. scores: this group's queries against the tile's keys.
-            multiply_rows<kScoreVectors, false>(
-                plan.scores, plan.score_stride, plan.queries + group_start * d, d,
-                plan.keys_transposed + tile_start, plan.key_stride, plan.d, width);
-            // 2. mask and 3. online softmax, row by row.
-            for (int row = 0; row < kGroupRows; ++row) {
-                const int query = group_start + row;
-                const int visible = plan.causal ? clamped(query - tile_start + 1, 0, group_keys) : group_keys;
-                update_softmax_row(plan.scores + row * plan.score_stride, visible, width, plan.scale,
-                                   plan.running_max[group + row], plan.running_sum + (group + row) * kLanes,
-                                   plan.output + (group + row) * value_stride,
-                                   static_cast<int>(value_stride));
-            }
-            // 4. weighted sum: output += weights · V for the tile's keys.
-            multiply_rows<kValueVectors, true>(plan.output + group * value_stride, value_stride, plan.scores,
-                                               plan.score_stride, plan.values + tile_start * value_stride,
-                                               value_stride, group_keys, static_cast<int>(value_stride));
+            // 1. scores and 2. the mask: this group's queries against the tile's keys.
+            std::fill_n(plan.tile_max, kGroupRows, -std::numeric_limits<float>::infinity());
+            score_group(plan.scores, plan.tile_max, plan.queries + group_start * d,
+                        plan.keys + tile_start * d, plan.d, width / kKeyBlock, tile_start, group_start,
+                        plan.causal, plan.T - 1);
+            // 3. online softmax.
+            update_softmax(plan.scores, width, plan.tile_max, scale_log2, plan.running_max + group,
+                           plan.running_sum + group, plan.correction);
+            // 4. weighted sum: output = output · correction + weights · V for the tile's keys.
+            weigh_values(plan.output + group / kGroupRows * group_output_floats, plan.correction, plan.scores,
+                         plan.values + tile_start * kValueBlock, value_block_floats, width,
+                         plan.value_columns / kValueBlock);
         }
     }
 
     for (int row = 0; row + block_start <= last_query; ++row) {
-        const float* output_row = plan.output + row * value_stride;
+        const float* output_column = plan.output + row / kGroupRows * group_output_floats + row % kGroupRows;
         float* out_row = plan.out + static_cast<std::ptrdiff_t>(block_start + row) * plan.d_v;
-        const float sum = horizontal_sum(load(plan.running_sum + row * kLanes));
+        const float sum = plan.running_sum[row];
         // A weighted mean lies within ±max|v|; rounding can push it one ulp past, which at
         // FLT_MAX would be inf, so it is held to that bound.
         for (int c = 0; c < plan.d_v; ++c)
-            out_row[c] =
-                clamped(output_row[c] / sum * plan.value_divisor, -plan.value_bound, plan.value_bound);
+            out_row[c] = clamped(output_column[c * kGroupRows] / sum * plan.value_divisor, -plan.value_bound,
+                                 plan.value_bound);
     }
 }
 
