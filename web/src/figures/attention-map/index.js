@@ -77,8 +77,12 @@ function canvasView(canvas) {
 // layout), never in the middle of an update where it would force one.
 function tableView(wrap) {
   let timer = 0;
+  // In the next frame, not inside the observer's delivery: a cue that changes a size there
+  // makes Firefox report a "ResizeObserver loop" error.
   const resize = new ResizeObserver(() =>
-    wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1),
+    requestAnimationFrame(() =>
+      wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1),
+    ),
   );
   resize.observe(wrap);
   return {
@@ -159,9 +163,14 @@ export function mount(element, { core, dispatch }) {
   });
   wireExports($, canvas, () => snapshot);
   const redraw = () => view.draw(snapshot);
+  // Only a new width redraws (the map's own drawing changes the height), and in the next frame:
+  // resizing the canvas inside the observer's delivery makes Firefox report a loop error.
+  let width = -1;
   const resize = new ResizeObserver(([entry]) => {
-    view.resize(entry.contentRect.width);
-    redraw();
+    if (entry.contentRect.width === width) return;
+    width = entry.contentRect.width;
+    view.resize(width);
+    requestAnimationFrame(redraw);
   });
   resize.observe(canvas.parentElement);
   document.addEventListener('themechange', redraw);

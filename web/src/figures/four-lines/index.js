@@ -85,10 +85,14 @@ export function mount(element, { dispatch = () => {} } = {}) {
   const handlers = gridHandlers(view, { point, render, stepCount: model.STEPS.length, parts });
   // The scroll cues read layout, so they are set when the observer reports new sizes (after
   // the browser's own layout), never in the middle of a render where it would force one.
-  const resize = new ResizeObserver(() => {
-    updateScrollCue(parts.codeScroll, parts.codeCue);
-    updateScrollCue(parts.wrap, parts.cue);
-  });
+  // In the next frame: a cue shown or hidden inside the observer's delivery changes sizes the
+  // observer watches, which Firefox reports as a "ResizeObserver loop" error.
+  const resize = new ResizeObserver(() =>
+    requestAnimationFrame(() => {
+      updateScrollCue(parts.codeScroll, parts.codeCue);
+      updateScrollCue(parts.wrap, parts.cue);
+    }),
+  );
   for (const box of [parts.codeScroll, parts.tabList, parts.wrap, parts.table]) resize.observe(box);
   const onTheme = () => {
     view.surface = rgbOf(cssColor('--surface'), view.surface);
