@@ -54,8 +54,10 @@ function backgroundMap(compute, core) {
   return async (state) => {
     if (state.vectors === 'learned') return learnedMap(core, state);
     const outcome = await compute.run('map', 'attentionMap', state);
-    const heap = await compute.run('heap', 'heapInUse');
-    if ('value' in heap) declare({ workerHeapInUse: heap.value });
+    // Asked after the map, but the map does not wait for the answer.
+    compute.run('heap', 'heapInUse').then((heap) => {
+      if ('value' in heap) declare({ workerHeapInUse: heap.value });
+    });
     return outcome;
   };
 }
@@ -145,10 +147,11 @@ async function start() {
   hash.write(store.getSnapshot().state);
   const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
   const update = figureUpdater(figures);
+  // The map first: rewriting the link costs a few milliseconds of the browser's own.
   store.subscribe((snapshot) => {
+    update(snapshot);
     hash.write(snapshot.state);
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
-    update(snapshot);
   });
   await mountAll(core, store, figures, compute);
 }

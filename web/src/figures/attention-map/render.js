@@ -71,10 +71,11 @@ function drawAxes(context, box, labels, showLabels) {
 function drawColourBar(context, box, top) {
   const x = box.left + box.plot + 14;
   const width = 12;
-  for (let y = 0; y < box.plot; y++) {
-    context.fillStyle = magmaCss(1 - y / box.plot);
-    context.fillRect(x, box.top + y, width, 1.5);
-  }
+  // One gradient through 33 magma stops: a rectangle per pixel row cost 3 ms a redraw.
+  const bar = context.createLinearGradient(0, box.top + box.plot, 0, box.top);
+  for (let stop = 0; stop <= 32; stop++) bar.addColorStop(stop / 32, magmaCss(stop / 32));
+  context.fillStyle = bar;
+  context.fillRect(x, box.top, width, box.plot);
   context.fillStyle = cssColor('--text');
   context.font = '11px system-ui, sans-serif';
   context.textAlign = 'left';
