@@ -75,6 +75,23 @@ struct Workspace {
 };
 constexpr std::size_t kKeepBytes = std::size_t{32} << 20;
 
+// m's rows in blocks of `block`, each block (m.cols, block): step p holds the p-th values of
+// the block's rows, so the micro-kernels read one block step as one contiguous run. The last
+// block's missing rows are 0. Written into `buffer`, which it returns.
+float* pack_in_blocks(const Matrix& m, int block, AlignedFloats& buffer) {
+    const auto size = [](int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); };
+    const int rows = m.rows, d = m.cols;
+    const std::size_t floats = size(round_up(rows, block), d);
+    float* packed = buffer.reuse(floats);
+    std::fill(packed + size(rows / block * block, d), packed + floats, 0.0f);
+    for (int i = 0; i < rows; ++i) {
+        const float* m_i = m.row(i);
+        float* step = packed + size(i / block * block, d) + i % block;
+        for (int c = 0; c < d; ++c) step[c * block] = m_i[c];
+    }
+    return packed;
+}
+
 // The largest |x| in m. Compared as bit patterns (for finite floats |x|'s bits order like |x|):
 // an integer max the compilers vectorise, where a float max would run one element at a time.
 float largest_magnitude(const Matrix& m) {
@@ -139,7 +156,7 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
     using kernel::kValueBlock;
     kernel::Plan plan;
     const int T = plan.T = q.rows;
-    const int d = plan.d = q.cols;
+    plan.d = q.cols;
     const int d_v = plan.d_v = v.cols;
     plan.key_tile = round_up(key_tile, kKeyBlock);
     plan.key_rows = round_up(T, kKeyBlock);
@@ -148,27 +165,9 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
     plan.value_divisor = values_divisor(plan.value_bound, T);
     const auto size = [](int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); };
 
-    // Queries, group by group: (d, kGroupRows), where step p holds the group's p-th values.
-    const std::size_t query_floats = size(round_up(T, kGroupRows), d);
-    float* queries = work.queries.reuse(query_floats);
-    std::fill(queries + size(T / kGroupRows * kGroupRows, d), queries + query_floats, 0.0f);
-    for (int i = 0; i < T; ++i) {
-        const float* q_i = &q.values[size(i, d)];
-        float* group = queries + size(i / kGroupRows * kGroupRows, d) + i % kGroupRows;
-        for (int c = 0; c < d; ++c) group[c * kGroupRows] = q_i[c];
-    }
-    plan.queries = queries;
-
-    // Keys, block by block: (d, kKeyBlock), where step p holds the block's p-th values.
-    const std::size_t key_floats = size(plan.key_rows, d);
-    float* keys = work.keys.reuse(key_floats);
-    std::fill(keys + size(T / kKeyBlock * kKeyBlock, d), keys + key_floats, 0.0f);
-    for (int j = 0; j < T; ++j) {
-        const float* k_j = &k.values[size(j, d)];
-        float* block = keys + size(j / kKeyBlock * kKeyBlock, d) + j % kKeyBlock;
-        for (int c = 0; c < d; ++c) block[c * kKeyBlock] = k_j[c];
-    }
-    plan.keys = keys;
+    // Queries group by group (kGroupRows), keys block by block (kKeyBlock).
+    plan.queries = pack_in_blocks(q, kGroupRows, work.queries);
+    plan.keys = pack_in_blocks(k, kKeyBlock, work.keys);
 
     // Values, block of columns by block: (key_rows, kValueBlock), divided by value_divisor
     // (exact: a power of 2).

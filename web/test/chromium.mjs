@@ -1,6 +1,6 @@
 // Shared by the Chromium test files: the project's one Chromium launcher and one static
 // server (scripts/), serving the built page (dist/) on a free localhost port, both started
-// once per file.
+// once per file, and the watch for what a page must never log.
 import { after, before } from 'node:test';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { serve } from '../../scripts/serve.mjs';
@@ -23,4 +23,23 @@ export function useChromium() {
     browser: () => browser,
     url: (hash = '') => `http://127.0.0.1:${server.address().port}/index.html${hash}`,
   };
+}
+
+// Collects what must never happen on a page: console errors, uncaught errors, unhandled
+// rejections and Content-Security-Policy violations. Call before page.goto().
+export async function watchProblems(page) {
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective}`),
+    );
+    window.addEventListener('unhandledrejection', (event) =>
+      console.error(`unhandled rejection: ${event.reason}`),
+    );
+  });
+  return problems;
 }

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { wrap } from '../src/core.js';
 import { learnedHead } from '../src/learned-head.js';
 import { createChecks, parseHash } from '../src/state.js';
-import { useChromium } from './chromium.mjs';
+import { useChromium, watchProblems } from './chromium.mjs';
 import { poll } from './engines/page.mjs';
 
 const chromium = useChromium();
@@ -113,19 +113,7 @@ function applyInPage(changes) {
 
 async function openPage(hash = '') {
   const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) =>
-      console.error(`CSP violation: ${event.violatedDirective}`),
-    );
-    window.addEventListener('unhandledrejection', (event) =>
-      console.error(`unhandled rejection: ${event.reason}`),
-    );
-  });
+  const problems = await watchProblems(page);
   await page.goto(chromium.url(hash));
   await poll(() => page.$('#map-table table'), { message: 'the map never drew its numbers table' });
   await poll(() => page.evaluate(() => document.documentElement.dataset.compute === 'worker'), {

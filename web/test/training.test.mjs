@@ -4,17 +4,13 @@
 // several jobs a single descheduling can exceed 50 ms, which says nothing about the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useChromium } from './chromium.mjs';
+import { useChromium, watchProblems } from './chromium.mjs';
 
 const chromium = useChromium();
 
 test('the page trains three heads off the main thread and their losses fall', async () => {
   const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  const problems = await watchProblems(page);
   await page.addInitScript(() => {
     window.longestTask = 0;
     new PerformanceObserver((list) => {
