@@ -15,15 +15,11 @@
 #include <cstddef>
 #include <utility>
 
+#include "../cpp/kernel/vector_width.hpp"
+
 namespace bench {
 
-#if defined(__AVX512F__)
-constexpr int kPeakLanes = 16;
-#elif defined(__AVX__)
-constexpr int kPeakLanes = 8;
-#else
-constexpr int kPeakLanes = 4;
-#endif
+constexpr int kPeakLanes = attention::simd::kVectorBytes / static_cast<int>(sizeof(float));
 typedef float PeakFloats __attribute__((vector_size(kPeakLanes * sizeof(float))));
 
 inline PeakFloats multiply_add(PeakFloats a, PeakFloats b, PeakFloats c) {

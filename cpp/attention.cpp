@@ -318,9 +318,14 @@ Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix&
 }
 
 Score score_of(const float* q_i, const float* k_j, int d, double factor) {
+    if (d < 1 || d > kMaxWidth)
+        throw std::invalid_argument("score_of needs a row width d from 1 to " + std::to_string(kMaxWidth) +
+                                    "; got " + std::to_string(d));
     // Through dot_products() itself, so the sum runs in the order formula()'s does.
     const Matrix query(1, d, std::vector<float>(q_i, q_i + d));
     const Matrix key(1, d, std::vector<float>(k_j, k_j + d));
+    require_finite(query, "q row");
+    require_finite(key, "k row");
     const float raw = dot_products(query, key).values[0];
     return {raw, raw * static_cast<float>(factor)};
 }

@@ -98,7 +98,7 @@ Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix&
 
 // One cell of steps 1–2, by formula()'s float32 operations: q_i·k_j and that times `factor`
 // (what scale_factor() gives for the head). q_i, k_j: (d,). For reading any cell of a map whose
-// working was kept for its first rows only.
+// working was kept for its first rows only. Throws on d outside 1…kMaxWidth or a non-finite entry.
 struct Score {
     float raw = 0.0f;
     float scaled = 0.0f;

@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernel/vector_width.hpp"
+
 namespace attention {
 // Internal linkage: a file compiled with other vector flags gets its own copy, never this one.
 // noexcept throughout: with C++ exceptions on, em++ routes every call that may throw through a
@@ -28,13 +30,7 @@ namespace attention {
 namespace {
 namespace products {
 
-#if defined(__AVX512F__)
-constexpr int kVectorBytes = 64;
-#elif defined(__AVX__)
-constexpr int kVectorBytes = 32;
-#else
-constexpr int kVectorBytes = 16;  // SSE2, NEON, wasm simd128
-#endif
+using simd::kVectorBytes;
 
 // A block of kRows × kVectors accumulators, plus kVectors loads and one broadcast, fits the 16
 // vector registers that V8 gives wasm on x86 without spilling.

@@ -306,6 +306,11 @@ TEST_CASE("bad input is rejected with a message naming the argument and the limi
              Matrix(2, 2, {1, 2, 3});
          },
          "needs 4 values, got 3"},
+        {"a cell's score at width 0", [] { score_of(q_ok().row(0), k_ok().row(0), 0, 1.0); },
+         "from 1 to 4096"},
+        {"NaN in a cell's query row",
+         [] { score_of(with_entry(q_ok(), 0, 1, kNaN).row(0), k_ok().row(0), q_ok().cols, 1.0); },
+         "q row[0][1] is NaN"},
         {"negative shape", [] { Matrix(-1, 2); }, "is negative"},
         {"a matrix over the element limit", [] { Matrix(1 << 14, 1 << 13); }, "the limit is 67108864"},
     }));

@@ -43,17 +43,13 @@
 #include <limits>
 #include <utility>
 
+#include "vector_width.hpp"
+
 namespace attention::kernel {
 
 // ---- The portable SIMD layer: kLanes floats, as wide as the target's vector registers. ----
 
-#if defined(__AVX512F__)
-constexpr int kLanes = 16;
-#elif defined(__AVX__)
-constexpr int kLanes = 8;
-#else
-constexpr int kLanes = 4;  // SSE2, NEON, wasm simd128
-#endif
+constexpr int kLanes = simd::kVectorBytes / static_cast<int>(sizeof(float));
 
 typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
 typedef std::int32_t Ints __attribute__((vector_size(kLanes * sizeof(std::int32_t))));

@@ -118,11 +118,17 @@ const goesToBackground = (store, core, background, request) =>
 
 // Computes store.requested; a background answer is kept only if nothing newer was asked since,
 // and is published at once (it arrives when the worker finishes, not on a frame of its own).
-function compute(store, core, background, publish) {
+function compute(
+  store,
+  core,
+  background,
+  publish,
+  inBackground = goesToBackground(store, core, background, store.requested),
+) {
   const request = store.requested;
   store.attempted = request;
   const started = performance.now();
-  if (!goesToBackground(store, core, background, request)) {
+  if (!inBackground) {
     if (!applyOutcome(store, request, computeNow(core, request), performance.now() - started))
       compute(store, core, null, publish);
     return;
@@ -211,7 +217,7 @@ export function createStore(
   function sendEarly() {
     sending = false;
     if (computable() && goesToBackground(store, core, background, store.requested))
-      compute(store, core, background, publish);
+      compute(store, core, background, publish, true);
   }
 
   return {

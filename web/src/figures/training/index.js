@@ -76,9 +76,9 @@ export function mount(element, { core, compute = directCompute(core) }) {
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
-  // Shakespeare arrives with learning-data.js: fetched when the section comes near, or here.
+  // Shakespeare arrives with learning-data.js: fetched when the section comes near, or here
+  // (at once if it already has).
   async function shakespeareLoaded() {
-    if (text.shakespeare) return true;
     parts.status.textContent = 'Loading the training text…';
     try {
       text.shakespeare = (await loadLearningData()).shakespeare;
@@ -112,12 +112,7 @@ export function mount(element, { core, compute = directCompute(core) }) {
     ([entry]) => {
       if (!entry.isIntersecting) return;
       near.disconnect();
-      loadLearningData().then(
-        (data) => {
-          text.shakespeare = data.shakespeare;
-        },
-        () => {}, // said when Train is pressed, if it still fails then
-      );
+      loadLearningData().catch(() => {}); // said when Train is pressed, if it still fails then
     },
     { rootMargin: '100% 0px' },
   );
