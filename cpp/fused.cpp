@@ -92,20 +92,6 @@ float* pack_in_blocks(const Matrix& m, int block, AlignedFloats& buffer) {
     return packed;
 }
 
-// The largest |x| in m. Compared as bit patterns (for finite floats |x|'s bits order like |x|):
-// an integer max the compilers vectorise, where a float max would run one element at a time.
-float largest_magnitude(const Matrix& m) {
-    std::uint32_t largest = 0;
-    for (float x : m.values) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &x, sizeof bits);
-        largest = std::max(largest, bits & 0x7fffffffu);
-    }
-    float magnitude;
-    std::memcpy(&magnitude, &largest, sizeof magnitude);
-    return magnitude;
-}
-
 // The output is accumulated unnormalised, Σ exp(score - max)·v over up to T keys, each weight
 // at most 1: with |v| near FLT_MAX that sum overflows although the normalised output, a weighted
 // mean of v, cannot. Dividing v by a power of 2 (exact) that keeps T·max|v| below FLT_MAX / 2,

@@ -15,7 +15,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -134,38 +133,17 @@ struct WindowAttention {
     double scale = 1;
 };
 
-// The largest |x| of m as float bits (at or above 0x7f800000 some value is inf or NaN): one
-// integer max per value, which vectorises, unlike the checks' per-value isfinite.
-std::uint32_t largest_magnitude_bits(const Matrix& m) noexcept {
-    std::uint32_t largest = 0;
-    for (float x : m.values) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &x, sizeof bits);
-        largest = std::max(largest, bits & 0x7fffffffu);
-    }
-    return largest;
-}
-
-float from_bits(std::uint32_t bits) noexcept {
-    float x;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
 // formula()'s checks for a window the model built (so the shapes are right): the same verdict as
 // validate_inputs(), which runs (for its message) only when a value is not finite or q·k could
 // overflow. Returns the scale factor and max|v|.
 std::pair<double, float> checked_window(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
-    constexpr std::uint32_t kInfinityBits = 0x7f800000u;
-    const std::uint32_t q_bits = largest_magnitude_bits(q), k_bits = largest_magnitude_bits(k),
-                        v_bits = largest_magnitude_bits(v);
-    if (q_bits < kInfinityBits && k_bits < kInfinityBits && v_bits < kInfinityBits) {
+    const float max_q = largest_magnitude(q), max_k = largest_magnitude(k), max_v = largest_magnitude(v);
+    if (max_q <= FLT_MAX && max_k <= FLT_MAX && max_v <= FLT_MAX) {  // false for inf and NaN
         const double factor = scale_factor(scale, q.cols);
-        const double bound =
-            static_cast<double>(q.cols) * from_bits(q_bits) * from_bits(k_bits) * std::max(1.0, factor);
-        if (bound <= static_cast<double>(FLT_MAX) / 4) return {factor, from_bits(v_bits)};
+        const double bound = static_cast<double>(q.cols) * max_q * max_k * std::max(1.0, factor);
+        if (bound <= static_cast<double>(FLT_MAX) / 4) return {factor, max_v};
     }
-    return {validate_inputs(q, k, v, scale), from_bits(v_bits)};
+    return {validate_inputs(q, k, v, scale), max_v};
 }
 
 WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
