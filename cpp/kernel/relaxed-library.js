@@ -1,6 +1,7 @@
 // relaxed-library.js: an Emscripten JS library, linked into build/wasm/attention-core.js with
 // --js-library (CMakeLists.txt) after scripts/build-relaxed.sh has put the relaxed-SIMD kernel
-// module (cpp/kernel/relaxed_kernel.cpp) in place of RELAXED_KERNEL_BASE64.
+// module (cpp/kernel/relaxed_kernel.cpp) in place of RELAXED_KERNEL_HEX, decoded by
+// cpp/embedded-wasm.js's bytesFromHex.
 //
 // Before the runtime starts, chooseRelaxedKernel picks the kernel for fused(): where the engine
 // validates the relaxed module (Chromium 114+, Firefox; not WebKitGTK 2.50, nor Node 20 without
@@ -16,7 +17,7 @@ mergeInto(LibraryManager.library, {
   // biome-ignore lint/complexity/useArrowFunction: Emscripten 3.1.6 names a library function by rewriting its "function (".
   $chooseRelaxedKernel: function () {
     Module.simdKernel = 'simd128';
-    const bytes = Uint8Array.from(atob('RELAXED_KERNEL_BASE64'), (c) => c.charCodeAt(0));
+    const bytes = bytesFromHex('RELAXED_KERNEL_HEX');
     if (Module.relaxedSimd === false || !WebAssembly.validate(bytes)) return;
     // preRun runs once this module is instantiated (wasmMemory exists), and waits for this.
     addRunDependency('relaxed-simd kernel');

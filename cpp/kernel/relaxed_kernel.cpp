@@ -2,7 +2,7 @@
 // with -mrelaxed-simd, where every multiply-add is one f32x4.relaxed_madd (a fused multiply-add
 // on x86 with FMA) instead of simd128's multiply then add. Emscripten 3.1.6 cannot link these
 // opcodes, so scripts/build-relaxed.sh builds this file with clang-19 and wasm-ld-19, and the
-// main module carries it as base64 (cpp/kernel/relaxed-library.js).
+// main module carries it as hex (cpp/kernel/relaxed-library.js).
 //
 // It is not a program: no allocator, no libc, no data and no stack of its own (the build script
 // checks the last two, since both would live at fixed addresses of the memory it borrows). It

@@ -13,30 +13,7 @@ export async function loadCore(factory = globalThis.AttentionCore, options = {})
     throw new Error('the WebAssembly module (attention-core.js) did not load');
   if (typeof WebAssembly !== 'object')
     throw new Error('this browser has WebAssembly turned off or unsupported');
-  return wrap(await startWithoutFetch(factory), options);
-}
-
-// Emscripten 3.1.6's loader first tries fetch() on the embedded data: URL of the wasm, which
-// a strict CSP (no connect-src data:) reports as a violation before the loader falls back
-// to decoding the base64 itself. The loader checks `typeof fetch` synchronously while the
-// factory runs, so hiding fetch for that call makes it decode directly. Newer Emscripten
-// releases skip fetch for data: URLs on their own, and this then changes nothing.
-// In a window fetch is the global object's own property; in a worker it is inherited from
-// WorkerGlobalScope, so there an own `undefined` shadows it and is deleted afterwards.
-function startWithoutFetch(factory) {
-  const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  if (own && !own.configurable) return factory();
-  Object.defineProperty(globalThis, 'fetch', {
-    configurable: true,
-    writable: true,
-    value: undefined,
-  });
-  try {
-    return factory();
-  } finally {
-    if (own) Object.defineProperty(globalThis, 'fetch', own);
-    else delete globalThis.fetch;
-  }
+  return wrap(await factory(), options);
 }
 
 function unwrap(result) {
