@@ -15,7 +15,7 @@ import { serve } from '../scripts/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const LEARNING_FILE = 'learning-data.js';
+const LEARNING_FILE = 'learning.js';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function pageBytes() {
@@ -189,14 +189,12 @@ export function printPageSpeed(speed, files) {
   console.log(
     row('averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', speed.scaleStudyMs, 'ms'),
   );
-  // What a reader loads before the learning section: everything but learning-data.js, which
-  // comes only with the trained head or section 6 (web/src/learning-data.js).
+  // What a reader loads before the learning section: everything but learning.js, which
+  // comes only with the trained head or section 6 (web/src/learning.js).
   const learning = files.filter((f) => f.file === LEARNING_FILE);
   const before = total - learning.reduce((sum, f) => sum + f.gzip, 0);
   console.log(row('page weight, gzipped, before the learning section', before / 1024, 'KB', 170));
-  console.log(
-    row('  what the learning section adds (learning-data.js)', (total - before) / 1024, 'KB'),
-  );
+  console.log(row('  what the learning section adds (learning.js)', (total - before) / 1024, 'KB'));
   console.log(`    ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
 }
 

@@ -1,6 +1,6 @@
 // Builds the page into dist/: index.html, app.js (one bundle, Chart.js tree-shaken), app.css,
-// attention-core.js (the single-file wasm module from scripts/build-wasm.sh) and
-// learning-data.js (the learning section's data, loaded on first use).
+// attention-core.js (the page's wasm module from scripts/build-wasm.sh) and learning.js (the
+// learning section's wasm module and data, loaded on first use: web/src/learning.js).
 // PyTorch's equivalence outputs are embedded from tests/fixtures at build time as base64
 // float32 (exact, and a third smaller than decimal text), so the proof panel needs no request.
 // The compute worker is bundled separately and embedded in app.js as text.
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const wasmModule = join(root, 'build/wasm/attention-core.js');
+const learningModule = join(root, 'build/wasm/attention-learning.js');
 
 const base64Float32 = (values) => Buffer.from(new Float32Array(values).buffer).toString('base64');
 
@@ -37,8 +38,8 @@ const torchOutputs = {
   },
 };
 
-// The learning section's data, written as dist/learning-data.js and loaded only when a reader
-// needs it (web/src/learning-data.js): the trained head's weights, of which the map reads E, P,
+// The learning section's data, written into dist/learning.js after its module and loaded only
+// when a reader needs it (web/src/learning.js): the trained head's weights, of which the map reads E, P,
 // Wq, Wk and Wv only (learned_head_from in cpp/bindings.cpp; the output projection and the
 // unembedding stay out), and the start of Tiny Shakespeare for section 6, cut at a speaker's
 // turn (about 25 KB gzipped rather than the whole 1.1 MB corpus). The bundle's copy of the
@@ -47,7 +48,7 @@ const SHAKESPEARE_CHARACTERS = 60000;
 const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
 const learnedHeadFile = join(root, 'web/assets/learned-head.json');
 
-function learningData() {
+function learningScript() {
   const head = JSON.parse(readFileSync(learnedHeadFile, 'utf8'));
   const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
   const cut = corpus.lastIndexOf('\n\n', SHAKESPEARE_CHARACTERS);
@@ -55,7 +56,8 @@ function learningData() {
     parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
     shakespeare: corpus.slice(0, cut + 1),
   };
-  return `globalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
+  const module = readFileSync(learningModule, 'utf8');
+  return `${module}\nglobalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
 }
 
 const learnedHeadWithoutWeights = {
@@ -107,7 +109,7 @@ await esbuild.build({
 for (const file of ['index.html', 'favicon.svg'])
   copyFileSync(join(root, 'web', file), join(dist, file));
 copyFileSync(wasmModule, join(dist, 'attention-core.js'));
-writeFileSync(join(dist, 'learning-data.js'), learningData());
+writeFileSync(join(dist, 'learning.js'), learningScript());
 console.log(
-  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning-data.js)',
+  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning.js)',
 );

@@ -1,106 +1,50 @@
 // The C++ core, compiled to WebAssembly, as a small promise-free JavaScript API.
 //
-// loadCore() starts the Emscripten module (a classic script that defines the global
-// AttentionCore factory, so it loads from file:// too). Every method here calls one
-// embind function and turns its { error } result into a thrown Error carrying the core's
-// own message, so callers handle bad input with try/catch like any other JS error.
+// loadCore() starts the page's Emscripten module (attention-core.js, a classic script that
+// defines the global AttentionCore factory, so it loads from file:// too). Every method here
+// calls one embind function and turns its { error } result into a thrown Error carrying the
+// core's own message, so callers handle bad input with try/catch like any other JS error.
+// The learning section's module has its own wrapper (learning-core.js).
 
-// options.learnedHead: () => the trained head (learned-head.js), for vectors 'learned'. The page
-// passes it; the compute worker does not, so the head's weights are not bundled twice (its
-// maps are small and always computed on the page).
+// options.learning: () => the learning module's core (learning-core.js) once it has loaded,
+// else null: the trained head's maps (vectors 'learned') are computed there.
 export async function loadCore(factory = globalThis.AttentionCore, options = {}) {
-  if (typeof factory !== 'function')
-    throw new Error('the WebAssembly module (attention-core.js) did not load');
-  if (typeof WebAssembly !== 'object')
-    throw new Error('this browser has WebAssembly turned off or unsupported');
-  return wrap(await factory(), options);
+  return wrap(await startModule(factory, 'attention-core.js'), options);
 }
 
-function unwrap(result) {
+// Starts an Emscripten factory, or says in a sentence why it cannot.
+export function startModule(factory, file) {
+  if (typeof factory !== 'function')
+    throw new Error(`the WebAssembly module (${file}) did not load`);
+  if (typeof WebAssembly !== 'object')
+    throw new Error('this browser has WebAssembly turned off or unsupported');
+  return factory();
+}
+
+export function unwrap(result) {
   if (result && typeof result.error === 'string') throw new Error(result.error);
   return result;
 }
 
 // scale: { mode: 'sqrt' | 'd' | 'none' | 'custom', factor } (factor only for 'custom'); the
 // one shape the scale has everywhere in JavaScript, as Scale is in C++.
-function scaleArguments(scale) {
+export function scaleArguments(scale) {
   if (typeof scale !== 'object' || scale === null || typeof scale.mode !== 'string')
     throw new Error("scale must be an object { mode: 'sqrt' | 'd' | 'none' | 'custom', factor }");
   return scale.mode === 'custom' ? ['custom', Number(scale.factor)] : [scale.mode, 1];
 }
 
-const SQRT = Object.freeze({ mode: 'sqrt' });
+export const SQRT = Object.freeze({ mode: 'sqrt' });
 
-// The trained head's map on one module instance, which is handed the head once, on its first map.
-function learnedHeadMapper(module, learnedHead) {
-  let loaded = false;
-  return (text, detail) => {
-    if (!learnedHead) throw new Error('the trained head is loaded on the page only, not here');
-    if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
-    loaded = true;
-    return unwrap(module.learnedHeadMap(text, detail));
-  };
+// The trained head's map, on the learning module's core.
+function trainedHeadMap(learning, text, detail) {
+  const core = learning();
+  if (!core) throw new Error('the trained head is not loaded here (it comes with learning.js)');
+  return core.learnedHeadMap({ text, detail });
 }
 
-// The backward pass and the training runs (section 6).
-function learningMethods(module) {
+export function wrap(module, { learning = () => null } = {}) {
   return {
-    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
-    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
-    attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
-      const { dq, dk, dv } = unwrap(
-        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
-      );
-      return { dq, dk, dv };
-    },
-
-    // Training runs live in the core, keyed by name (starting a name again replaces its run).
-    // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
-    // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
-    // attention. A pasted text trains with a vocabulary of its own characters.
-    trainingStart({
-      name,
-      text,
-      d = 64,
-      scale = SQRT,
-      optimizer = 'adam',
-      learningRate = 1e-2,
-      seed = 0,
-      batch = 16,
-      context = 64,
-    }) {
-      return unwrap(
-        module.trainingStart(
-          name,
-          text,
-          d,
-          ...scaleArguments(scale),
-          optimizer,
-          learningRate,
-          seed,
-          batch,
-          context,
-        ),
-      );
-    },
-
-    // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
-    // measurements after them, as trainingStart returns. A diverged run is removed and throws.
-    trainingSteps({ name, count = 10 }) {
-      return unwrap(module.trainingSteps(name, count));
-    },
-
-    // Frees the run; { stopped } says whether there was one.
-    trainingStop({ name }) {
-      return module.trainingStop(name);
-    },
-  };
-}
-
-export function wrap(module, { learnedHead = null } = {}) {
-  const learnedHeadMap = learnedHeadMapper(module, learnedHead);
-  return {
-    ...learningMethods(module),
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
@@ -144,7 +88,7 @@ export function wrap(module, { learnedHead = null } = {}) {
     // rowSum, peakWeight, entropy, effectiveTokens, scale (the factor applied) and workingRows:
     // the queries whose working it kept, rawScores, scaledScores and maskedScores (workingRows,
     // T) and output (workingRows, d), which is T with detail 'all', the first 16
-    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on Shakespeare (options.learnedHead):
+    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on Shakespeare (options.learning):
     // one token per character, its own d, positions and 1/√d, causal, whatever the other
     // fields say; its result also says where each row peaks (peakTargets).
     attentionMap({
@@ -159,7 +103,7 @@ export function wrap(module, { learnedHead = null } = {}) {
       causal = true,
       detail = 'all',
     }) {
-      if (vectors === 'learned') return learnedHeadMap(text, detail);
+      if (vectors === 'learned') return trainedHeadMap(learning, text, detail);
       return unwrap(
         module.attentionMap(
           text,

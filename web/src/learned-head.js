@@ -1,6 +1,6 @@
 // The head trained natively on the whole corpus (`npm run train`, web/assets/learned-head.json):
 // its shape, its vocabulary and what attention-train measured about it travel in the bundle;
-// its weights, decoded from float16 once on first use, come with learning-data.js on the page
+// its weights, decoded from float16 once on first use, come with learning.js on the page
 // (the bundle's copy of the JSON has no parameters: scripts/build-web.mjs) and from the JSON
 // itself in Node.
 import saved from '../assets/learned-head.json' with { type: 'json' };
@@ -45,7 +45,7 @@ export function decodeFloat16Base64(text) {
 
 let decoded = null;
 
-// The float16 weights: the JSON's own in Node, else what learning-data.js brought.
+// The float16 weights: the JSON's own in Node, else what learning.js brought.
 function savedParameters() {
   const parameters = saved.parameters ?? globalThis.AttentionLearningData?.parameters;
   if (!parameters) throw new Error("the trained head's weights have not loaded yet");

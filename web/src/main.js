@@ -4,7 +4,7 @@
 import './style.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
-import { loadLearningData } from './learning-data.js';
+import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
@@ -48,11 +48,11 @@ function declare(facts) {
 }
 
 // Large maps go to the worker; the bytes its core holds are declared beside the page's. The
-// trained head's maps are computed on the page (only it holds the head), once its weights
-// have come with learning-data.js.
-function backgroundMap(compute, core) {
+// trained head's maps are computed on the page, by the learning module (learning.js), once it
+// has loaded (only the page's copy holds the head).
+function backgroundMap(compute, core, learning) {
   return async (state) => {
-    if (state.vectors === 'learned') return learnedMap(core, state);
+    if (state.vectors === 'learned') return learnedMap(core, learning, state);
     const outcome = await compute.run('map', 'attentionMap', state);
     // Asked after the map, but the map does not wait for the answer.
     compute.run('heap', 'heapInUse').then((heap) => {
@@ -62,9 +62,9 @@ function backgroundMap(compute, core) {
   };
 }
 
-async function learnedMap(core, state) {
+async function learnedMap(core, learning, state) {
   try {
-    await loadLearningData();
+    await learning.load();
     learnedHead(); // decoded from float16 here, so the time below is the core's alone
     const started = performance.now();
     const value = core.attentionMap(state);
@@ -95,8 +95,8 @@ function figureUpdater(figures) {
   };
 }
 
-async function mountAll(core, store, mounted, compute) {
-  const context = { core, dispatch: store.dispatch, compute };
+async function mountAll(core, store, mounted, compute, learning) {
+  const context = { core, dispatch: store.dispatch, compute, learning };
   for (const slot of slotsInOrder()) {
     try {
       const figure = FIGURES[slot.dataset.figure].mount(slot, context);
@@ -113,9 +113,14 @@ async function mountAll(core, store, mounted, compute) {
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
   setupGlossary(document);
+  // The learning section's module and data load on first use, with a worker of their own.
+  const learning = createLearning({
+    onNotice: showBanner,
+    onMode: (mode, reason) => declare({ learningCompute: mode, learningComputeReason: reason }),
+  });
   let core;
   try {
-    core = await loadCore(globalThis.AttentionCore, { learnedHead });
+    core = await loadCore(globalThis.AttentionCore, { learning: learning.core });
   } catch (error) {
     showBanner(
       `The live figures could not start: ${error.message}. The explanation below is all here; ` +
@@ -124,7 +129,7 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
-  // One worker for every figure's heavy calls (large maps, the averaged study, training):
+  // One worker for the page core's heavy calls (large maps, the averaged study):
   // the latest request wins per channel. The page says which path it took, for the tests.
   const compute = createCompute({
     core,
@@ -135,7 +140,7 @@ async function start() {
   declare({ compute: compute.describe().mode, kernel: core.simdKernel });
   const store = createStore(core, {
     hash: location.hash,
-    background: backgroundMap(compute, core),
+    background: backgroundMap(compute, core, learning),
   });
   const hash = createHashSync({
     location,
@@ -153,7 +158,7 @@ async function start() {
     hash.write(snapshot.state);
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
-  await mountAll(core, store, figures, compute);
+  await mountAll(core, store, figures, compute, learning);
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

@@ -67,7 +67,7 @@ const HANDLERS = {
 // are computed in the background when the page has a worker; smaller ones at once, which is
 // simpler and as fast. A text the core cannot count is computed at once, so its message comes
 // back as any refusal does. The trained head's maps always go through the background, which
-// first loads its weights (learning-data.js), then computes them on the page.
+// first loads it (learning.js), then computes them on the page.
 const INSTANT_WORK = 2e6;
 function mapWork(core, state) {
   try {

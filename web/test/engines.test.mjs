@@ -25,6 +25,12 @@ const HOOKS = {
   scaleFigure: '[data-figure="scale"]',
   experimentButtons: '[data-figure="experiments"] button',
   experimentNote: '.experiment-note',
+  training: {
+    d: '#training select[id$="-d"]',
+    steps: '#training input[id$="-steps"]',
+    train: '#training .training__buttons button',
+    status: '#training .training__status',
+  },
   banner: '#banner',
   printedNumbers: 'table.numbers td, .readout', // where numbers are printed in text
   controls: {
@@ -412,6 +418,31 @@ for (const name of ENGINES) {
         } finally {
           await page.close();
         }
+      });
+
+      test(`over ${scheme}: section 6 loads the learning module and trains it in a worker of its own`, async () => {
+        await withPage(engine, site[scheme], 1280, async (page) => {
+          // The figures mount one per task after the map.
+          await page.waitFor(
+            (button) => document.querySelector(button) !== null,
+            { message: 'section 6 never mounted' },
+            HOOKS.training.train,
+          );
+          await page.choose(HOOKS.training.d, '16');
+          await page.fill(HOOKS.training.steps, '10');
+          await page.click(HOOKS.training.train);
+          const status = await page.waitFor(
+            (selector) => {
+              const text = document.querySelector(selector)?.textContent ?? '';
+              return /^Step 10 of 10/.test(text) && text;
+            },
+            { timeout: 60_000, message: 'the three heads did not finish 10 steps' },
+            HOOKS.training.status,
+          );
+          assert.match(status, /^Step 10 of 10/);
+          const place = await page.evaluate(() => document.documentElement.dataset.learningCompute);
+          assert.equal(place, 'worker', 'the heads trained on the main thread');
+        });
       });
 
       test(`over ${scheme}: a build whose core cannot load fails with the page's banner, not a timeout`, async () => {

@@ -5,13 +5,10 @@
 // browser.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { wrap } from '../src/core.js';
-import { learnedHead } from '../src/learned-head.js';
+import { loadCores } from './cores.mjs';
 
-const require = createRequire(import.meta.url);
-const core = wrap(await require('../../build/wasm/attention-core.js')(), { learnedHead });
+const { core } = await loadCores();
 const saved = JSON.parse(
   readFileSync(new URL('../assets/learned-head.json', import.meta.url), 'utf8'),
 );

@@ -1,15 +1,13 @@
-// The backward pass as the page and outside tests call it, wrap(module).attentionBackward,
+// The backward pass as the page and outside tests call it, wrapLearning(module).attentionBackward,
 // against PyTorch autograd's float64 gradients (tests/fixtures/attention_backward.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { wrap } from '../src/core.js';
+import { loadLearning } from './cores.mjs';
 
-const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url);
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
-const core = wrap(await require('../../build/wasm/attention-core.js')());
+const core = await loadLearning();
 
 // max |mine - reference| / max |reference|, as in tests/test_backward.cpp.
 function relativeDifference(mine, reference) {

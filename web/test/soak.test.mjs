@@ -8,18 +8,15 @@
 // allocated bytes (page and worker) are back where they started, and nothing was logged.
 // A second test kills the worker mid-computation: the page says so, restarts it, and recovers.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wrap } from '../src/core.js';
-import { learnedHead } from '../src/learned-head.js';
+import { loadCores } from './cores.mjs';
 import { createChecks, parseHash } from '../src/state.js';
 import { useChromium, watchProblems } from './chromium.mjs';
 import { poll } from './engines/page.mjs';
 
 const chromium = useChromium();
-const require = createRequire(import.meta.url);
-const core = wrap(await require('../../build/wasm/attention-core.js')(), { learnedHead });
+const { core } = await loadCores();
 const checks = createChecks(core.limits);
 const fixture = JSON.parse(
   readFileSync(new URL('../../tests/fixtures/attention_map.json', import.meta.url), 'utf8'),

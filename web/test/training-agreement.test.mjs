@@ -7,15 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { wrap } from '../src/core.js';
+import { loadLearning } from './cores.mjs';
 
-const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url);
-const core = wrap(await require('../../build/wasm/attention-core.js')());
+const core = await loadLearning();
 const STEPS = 3;
 
 function nativeRows() {

@@ -51,6 +51,9 @@ test('the page trains three heads off the main thread and their losses fall', as
         `held-out loss ${heldOut} is not below uniform guessing`,
       );
     }
+    // The learning module (learning.js) loaded on Train and runs the heads in its own worker.
+    const place = await page.evaluate(() => document.documentElement.dataset.learningCompute);
+    assert.equal(place, 'worker', 'the three heads trained on the main thread');
     const findings = await page.textContent('#training .training__findings');
     assert.match(findings, /After 30 steps the held-out loss/);
     await page.click('#training .training__buttons button:nth-of-type(2)');

@@ -4,13 +4,14 @@
 // not shipped twice) followed by the worker's own bundle (scripts/build-web.mjs).
 import workerSource from 'virtual:worker-source';
 
-let scriptUrl = '';
+const scriptUrls = new Map(); // global name -> Blob URL
 
-export function startComputeWorker(factory = globalThis.AttentionCore) {
-  if (!scriptUrl) {
+// name: the global the factory defines, AttentionCore or AttentionLearning (worker-main.js).
+export function startComputeWorker(factory = globalThis.AttentionCore, name = 'AttentionCore') {
+  if (!scriptUrls.has(name)) {
     // The factory reads _scriptDir from the closure it was defined in; a worker has none.
-    const script = `var _scriptDir;\nvar AttentionCore = ${factory.toString()};\n${workerSource}`;
-    scriptUrl = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+    const script = `var _scriptDir;\nvar ${name} = ${factory.toString()};\n${workerSource}`;
+    scriptUrls.set(name, URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
   }
-  return new Worker(scriptUrl);
+  return new Worker(scriptUrls.get(name));
 }

@@ -1,10 +1,15 @@
-// The compute worker: loads the same core the page loads and answers one call at a time.
-// Bundled on its own and started from a Blob URL (scripts/build-web.mjs), so it works from
-// file:// too; the page prepends the Emscripten factory, which defines AttentionCore here.
+// The compute worker: loads a core the page loads and answers one call at a time. Bundled on
+// its own and started from a Blob URL (scripts/build-web.mjs), so it works from file:// too;
+// the page prepends an Emscripten factory, which defines AttentionCore (the page's core) or
+// AttentionLearning (the learning section's) here.
 import { loadCore } from '../core.js';
+import { loadLearningCore } from '../learning-core.js';
 import { isFatal, transferables } from './protocol.js';
 
-const ready = loadCore(self.AttentionCore).then(
+const loaded = self.AttentionLearning
+  ? loadLearningCore(self.AttentionLearning)
+  : loadCore(self.AttentionCore);
+const ready = loaded.then(
   (core) => {
     self.postMessage({ type: 'ready' });
     return core;

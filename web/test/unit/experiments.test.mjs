@@ -2,9 +2,7 @@
 // whole state, and every claim its note makes holds for the numbers the note quotes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { wrap } from '../../src/core.js';
-import { learnedHead } from '../../src/learned-head.js';
+import { loadCores } from '../cores.mjs';
 import { fixed, scientific } from '../../src/lib/format.js';
 import { FIELDS } from '../../src/state.js';
 import {
@@ -14,8 +12,7 @@ import {
   rowDifference,
 } from '../../src/figures/experiments/model.js';
 
-const require = createRequire(import.meta.url);
-const core = wrap(await require('../../../build/wasm/attention-core.js')(), { learnedHead });
+const { core } = await loadCores();
 
 function noteOf(experiment) {
   const result = core.attentionMap(experiment.state);

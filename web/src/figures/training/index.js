@@ -1,27 +1,12 @@
 // Section 6, "Watch a head learn": trains the one-head character model three times side by
-// side (1/√d, not scaled, 1/d) in the core, through the compute worker (runner.js), and draws
-// the runs at most once per animation frame. Any change of setting resets the runs.
-import { loadLearningData } from '../../learning-data.js';
+// side (1/√d, not scaled, 1/d) in the learning module, through its worker (runner.js), and
+// draws the runs at most once per animation frame. Any change of setting resets the runs.
 import './training.css';
 import * as model from './model.js';
 import * as render from './render.js';
 import { createRunner } from './runner.js';
 
 let uid = 0;
-
-// Without a compute client (tests, old callers) the core runs here, one call at a time.
-function directCompute(core) {
-  return {
-    run: async (_channel, method, ...args) => {
-      try {
-        return { value: core[method](...args) };
-      } catch (error) {
-        return { error: error.message };
-      }
-    },
-    describe: () => ({ mode: 'main-thread' }),
-  };
-}
 
 function readSettings(fields) {
   return model.checkSettings({
@@ -33,14 +18,15 @@ function readSettings(fields) {
   });
 }
 
-export function mount(element, { core, compute = directCompute(core) }) {
+// learning: the section's module and data, loaded on first use (learning.js's createLearning).
+export function mount(element, { learning }) {
   uid += 1;
   const id = uid;
   const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
   const drawing = { chart: null, frame: 0 };
-  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning-data.js
+  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning.js
   const runner = createRunner({
-    compute,
+    compute: learning.compute,
     nameOf: (key) => `figure-${id}-${key}`,
     textFor: (settings) => (settings.source === 'pasted' ? settings.text : text.shakespeare),
     onChange: () => {
@@ -76,15 +62,17 @@ export function mount(element, { core, compute = directCompute(core) }) {
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
-  // Shakespeare arrives with learning-data.js: fetched when the section comes near, or here
-  // (at once if it already has).
-  async function shakespeareLoaded() {
-    parts.status.textContent = 'Loading the training text…';
+  // The trainer and Shakespeare arrive with learning.js: fetched when the section comes near,
+  // or here (at once if they already have).
+  async function learningLoaded(source) {
+    parts.status.textContent = 'Loading the trainer and its text…';
     try {
-      text.shakespeare = (await loadLearningData()).shakespeare;
+      text.shakespeare = (await learning.load()).shakespeare;
       return true;
     } catch (error) {
-      parts.notice.textContent = `${error.message}. You can paste a text of your own and train on that.`;
+      const instead =
+        source === 'pasted' ? '' : ' You can paste a text of your own and train on that.';
+      parts.notice.textContent = `${error.message}.${instead}`;
       parts.status.textContent = 'Not started.';
       return false;
     }
@@ -97,7 +85,7 @@ export function mount(element, { core, compute = directCompute(core) }) {
     render.writeMessages(parts.fields, checked.errors ?? {});
     if (!checked.value) return;
     text.loading = true;
-    const ready = checked.value.source === 'pasted' || (await shakespeareLoaded());
+    const ready = await learningLoaded(checked.value.source);
     text.loading = false;
     if (ready) runner.start(checked.value);
   }
@@ -112,7 +100,7 @@ export function mount(element, { core, compute = directCompute(core) }) {
     ([entry]) => {
       if (!entry.isIntersecting) return;
       near.disconnect();
-      loadLearningData().catch(() => {}); // said when Train is pressed, if it still fails then
+      learning.load().catch(() => {}); // said when Train is pressed, if it still fails then
     },
     { rootMargin: '100% 0px' },
   );

@@ -1,0 +1,88 @@
+// The learning section's core (attention-learning.js, cpp/learning_bindings.cpp) as a small
+// promise-free JavaScript API, in the manner of core.js: the head's backward pass, the training
+// runs of section 6 and the trained head's map. The page loads it on first use (learning.js).
+import { SQRT, scaleArguments, startModule, unwrap } from './core.js';
+
+// options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap. The page
+// passes it; the learning worker does not, so the head's weights are not sent twice (its maps
+// are small and always computed on the page).
+export async function loadLearningCore(factory = globalThis.AttentionLearning, options = {}) {
+  return wrapLearning(await startModule(factory, 'learning.js'), options);
+}
+
+// The trained head's map on one module instance, which is handed the head once, on its first map.
+function learnedHeadMapper(module, learnedHead) {
+  let loaded = false;
+  return (text, detail) => {
+    if (!learnedHead) throw new Error('the trained head is loaded on the page only, not here');
+    if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
+    loaded = true;
+    return unwrap(module.learnedHeadMap(text, detail));
+  };
+}
+
+// The backward pass and the training runs (section 6).
+function learningMethods(module) {
+  return {
+    // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
+    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
+    attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
+      const { dq, dk, dv } = unwrap(
+        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
+      );
+      return { dq, dk, dv };
+    },
+
+    // Training runs live in the core, keyed by name (starting a name again replaces its run).
+    // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
+    // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
+    // attention. A pasted text trains with a vocabulary of its own characters.
+    trainingStart({
+      name,
+      text,
+      d = 64,
+      scale = SQRT,
+      optimizer = 'adam',
+      learningRate = 1e-2,
+      seed = 0,
+      batch = 16,
+      context = 64,
+    }) {
+      return unwrap(
+        module.trainingStart(
+          name,
+          text,
+          d,
+          ...scaleArguments(scale),
+          optimizer,
+          learningRate,
+          seed,
+          batch,
+          context,
+        ),
+      );
+    },
+
+    // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
+    // measurements after them, as trainingStart returns. A diverged run is removed and throws.
+    trainingSteps({ name, count = 10 }) {
+      return unwrap(module.trainingSteps(name, count));
+    },
+
+    // Frees the run; { stopped } says whether there was one.
+    trainingStop({ name }) {
+      return module.trainingStop(name);
+    },
+  };
+}
+
+export function wrapLearning(module, { learnedHead = null } = {}) {
+  const learnedHeadMap = learnedHeadMapper(module, learnedHead);
+  return {
+    ...learningMethods(module),
+    // Bytes allocated in this module and not yet freed (core.js's heapInUse, for this one).
+    heapInUse: () => module.heapInUse(),
+    // The trained head's map of text: the fields of core.js's attentionMap, plus peakTargets.
+    learnedHeadMap: ({ text, detail = 'all' }) => learnedHeadMap(text, detail),
+  };
+}
