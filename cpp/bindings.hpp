@@ -70,7 +70,7 @@ inline val matrix_object(const Matrix& m) {
 // The enum value that `value` names among `choices`, or an error listing them all.
 template <typename Enum>
 inline Enum parse_choice(const char* argument, const std::string& value,
-                  std::initializer_list<std::pair<const char*, Enum>> choices) {
+                         std::initializer_list<std::pair<const char*, Enum>> choices) {
     std::string names;
     for (const auto& [name, choice] : choices) {
         if (value == name) return choice;

@@ -7,8 +7,11 @@
 // stays plain ASCII, so no text encoding can misread it. The relaxed-SIMD kernel module comes
 // the same way (cpp/kernel/relaxed-library.js).
 
-// '0'-'9' are 0x30-0x39 and 'a'-'f' 0x61-0x66: the low four bits, plus 9 for a letter.
+// Uint8Array.fromHex where the engine has it (Chromium 140, Firefox 133, Safari 18.2): about
+// 15 ms sooner than this loop, which runs once and so is never optimised. In the loop, '0'-'9'
+// are 0x30-0x39 and 'a'-'f' 0x61-0x66: the low four bits, plus 9 for a letter.
 function bytesFromHex(hex) {
+  if (typeof Uint8Array.fromHex === 'function') return Uint8Array.fromHex(hex);
   const bytes = new Uint8Array(hex.length >> 1);
   for (let i = 0; i < bytes.length; i++) {
     const high = hex.charCodeAt(2 * i);

@@ -239,8 +239,8 @@ val learned_head_map_js(std::string text, std::string detail) {
         const MapDetail level = parse_detail(detail);
         const LearnedHeadMap map =
             learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
-        val result = map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v, map.head,
-                                map.stats);
+        val result = map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v,
+                                map.head, map.stats);
         result.set("init", std::string("trained"));
         result.set("pos", std::string("learned"));
         val peaks = val::array();

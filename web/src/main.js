@@ -95,9 +95,10 @@ function figureUpdater(figures) {
   };
 }
 
-async function mountAll(core, store, mounted, compute, learning) {
+// onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
+async function mountAll(core, store, mounted, { compute, learning, onMapShown }) {
   const context = { core, dispatch: store.dispatch, compute, learning };
-  for (const slot of slotsInOrder()) {
+  for (const [index, slot] of slotsInOrder().entries()) {
     try {
       const figure = FIGURES[slot.dataset.figure].mount(slot, context);
       mounted.push(figure);
@@ -107,6 +108,7 @@ async function mountAll(core, store, mounted, compute, learning) {
     }
     // One figure per task, so the page stays responsive to input while the rest start.
     await new Promise((resolve) => setTimeout(resolve, 0));
+    if (index === 0) onMapShown();
   }
 }
 
@@ -131,7 +133,13 @@ async function start() {
   document.documentElement.classList.add('live');
   // One worker for the page core's heavy calls (large maps, the averaged study):
   // the latest request wins per channel. The page says which path it took, for the tests.
+  // It starts once the first map is on screen (until then calls run here).
+  let onMapShown;
+  const mapShown = new Promise((resolve) => {
+    onMapShown = resolve;
+  });
   const compute = createCompute({
+    startAfter: mapShown,
     core,
     startWorker: startComputeWorker,
     onNotice: showBanner,
@@ -158,7 +166,7 @@ async function start() {
     hash.write(snapshot.state);
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
-  await mountAll(core, store, figures, compute, learning);
+  await mountAll(core, store, figures, { compute, learning, onMapShown });
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

@@ -13,6 +13,9 @@
 // thread, so the first figure does not wait for a second copy of the core to load. A worker
 // that dies is restarted (with a notice) up to maxRestarts times, then the page falls back.
 // onMode(mode, reason) hears every change of path, so the page can say which one it took.
+// startAfter (a promise) holds the worker back until it resolves: the page starts it once its
+// first map is drawn, so that a second copy of the core does not load on the same cores as
+// the first.
 const START_TIMEOUT_MS = 5000;
 
 // Per channel, the call running and the one latest request waiting behind it.
@@ -64,6 +67,7 @@ export function createCompute({
   onMode = () => {},
   maxRestarts = 3,
   timers = globalThis,
+  startAfter = null,
 }) {
   const posted = new Map(); // id -> call, sent to the current worker
   const lanes = createLanes((call) => (mode === 'worker' ? post(call) : runHere(call)));
@@ -159,7 +163,8 @@ export function createCompute({
     }, START_TIMEOUT_MS);
   }
 
-  boot();
+  if (startAfter) startAfter.then(() => mode === 'starting' && boot());
+  else boot();
 
   return {
     // Resolves { value } | { error } | { stale: true }.
