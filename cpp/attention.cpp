@@ -169,7 +169,7 @@ std::string scale_name(Scale scale) {
     return "unknown";
 }
 
-Matrix dot_products(const Matrix& a, const Matrix& b) {
+Matrix dot_products(const Matrix& a, const Matrix& b, bool lower_only) {
     if (a.cols != b.cols)
         throw std::invalid_argument("dot_products needs rows of one width; got " + shape_of(a) + " and " +
                                     shape_of(b));
@@ -184,8 +184,10 @@ Matrix dot_products(const Matrix& a, const Matrix& b) {
         for (int c = 0; c < width; ++c) b_transposed.row(c)[j] = b.row(j)[c];
     Matrix out(rows, columns);
     const int full_rows = rows - rows % kRows, full_columns = columns - columns % kColumns;
-    for (int i = 0; i < full_rows; i += kRows)
-        for (int j = 0; j < full_columns; j += kColumns) {
+    for (int i = 0; i < full_rows; i += kRows) {
+        // Blocks from column i + kRows on are above the diagonal in every one of their rows.
+        const int block_columns = lower_only ? std::min(full_columns, i + kRows) : full_columns;
+        for (int j = 0; j < block_columns; j += kColumns) {
             float sum[kRows][kColumns] = {};
             for (int c = 0; c < width; ++c) {
                 const float* b_c = b_transposed.row(c) + j;
@@ -196,16 +198,23 @@ Matrix dot_products(const Matrix& a, const Matrix& b) {
             }
             for (int r = 0; r < kRows; ++r) std::copy_n(sum[r], kColumns, out.row(i + r) + j);
         }
+    }
     // The edges: the last rows % kRows rows, and the last columns % kColumns of the others.
     for (int i = 0; i < rows; ++i) {
         const float* a_i = a.row(i);
         float* out_i = out.row(i);
         const int first = i < full_rows ? full_columns : 0;
+        const int last = lower_only ? std::min(columns, i + 1) : columns;
         for (int c = 0; c < width; ++c) {
             const float* b_column_c = b_transposed.row(c);
-            for (int j = first; j < columns; ++j) out_i[j] += a_i[c] * b_column_c[j];
+            for (int j = first; j < last; ++j) out_i[j] += a_i[c] * b_column_c[j];
         }
     }
+    // A block that straddles the diagonal summed some masked entries too: clear them, so that
+    // every entry above it is 0 whatever the block sizes.
+    if (lower_only)
+        for (int i = 0; i < rows; ++i)
+            std::fill(out.row(i) + std::min(columns, i + 1), out.row(i) + columns, 0.0f);
     return out;
 }
 
@@ -307,7 +316,7 @@ Intermediates formula_first_rows(const Matrix& q, const Matrix& k, const Matrix&
     if (rows >= q.rows) return formula_steps(q, k, v, factor, causal, q.rows);
     // Every row's weights from one T × T buffer, then the working of the first rows, whose
     // weights are the same float32 operations on the same numbers: the same bits.
-    Intermediates result = weights_from_scores(dot_products(q, k), factor, causal);
+    Intermediates result = weights_from_scores(dot_products(q, k, causal), factor, causal);
     if (rows == 0) return result;
     Intermediates working = formula_steps(q, k, v, factor, causal, rows);
     result.raw_scores = std::move(working.raw_scores);
@@ -349,7 +358,7 @@ Intermediates weights_from_scores(Matrix raw_scores, double factor, bool causal)
 Intermediates attention_weights(const Matrix& q, const Matrix& k, Scale scale, bool causal) {
     const double factor = validate_scores(q, k, scale);
     check_formula_size(q.rows);
-    return weights_from_scores(dot_products(q, k), factor, causal);
+    return weights_from_scores(dot_products(q, k, causal), factor, causal);
 }
 
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {

@@ -127,8 +127,10 @@ struct ReferenceF64 {
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal);
 
 // a: (n, w), b: (m, w) -> (n, m) with entry (i, j) = a_i·b_j, summed in float32 over w in
-// order. Step 1 of the formula (Q·Kᵀ), shared with the scale study.
-Matrix dot_products(const Matrix& a, const Matrix& b);
+// order. Step 1 of the formula (Q·Kᵀ), shared with the scale study. lower_only: only the
+// entries the causal mask keeps (j ≤ i) are summed, with the same bits; the others are left 0
+// for the mask to overwrite (half the work of a causal map's weights).
+Matrix dot_products(const Matrix& a, const Matrix& b, bool lower_only = false);
 
 // Row softmax in place, max-subtracted; -inf entries become exactly 0. Returns the row's max
 // and the sum of exp(x - max) it divided by.

@@ -158,14 +158,22 @@ TEST_CASE("a single token with d = 1 attends fully to itself", "[formula][edge]"
 TEST_CASE("dot_products gives the plain triple loop's float32 sums bit for bit, blocked or not",
           "[formula][scores]") {
     // Shapes on both sides of its 4 × 8 register blocks, and edges of every width.
-    const auto [n, m, w] = GENERATE(
-        table<int, int, int>({{1, 1, 1}, {4, 8, 3}, {5, 9, 7}, {13, 13, 24}, {8, 16, 64}, {11, 37, 33}}));
-    CAPTURE(n, m, w);
+    const auto [n, m, w] = GENERATE(table<int, int, int>({{1, 1, 1},
+                                                          {4, 8, 3},
+                                                          {5, 9, 7},
+                                                          {13, 13, 24},
+                                                          {8, 16, 64},
+                                                          {11, 37, 33},
+                                                          {37, 37, 5},
+                                                          {40, 12, 9}}));
+    // lower_only: the entries a causal mask keeps (j ≤ i), the others 0.
+    const bool lower_only = GENERATE(false, true);
+    CAPTURE(n, m, w, lower_only);
     const Matrix a = random_matrix(n, w, 11), b = random_matrix(m, w, 12);
-    const Matrix out = dot_products(a, b);
+    const Matrix out = dot_products(a, b, lower_only);
     std::vector<float> plain(static_cast<std::size_t>(n) * static_cast<std::size_t>(m));
     for (int i = 0; i < n; ++i)
-        for (int j = 0; j < m; ++j) {
+        for (int j = 0; j < m && (!lower_only || j <= i); ++j) {
             float sum = 0.0f;
             for (int c = 0; c < w; ++c) sum += a.row(i)[c] * b.row(j)[c];
             plain[static_cast<std::size_t>(i * m + j)] = sum;
