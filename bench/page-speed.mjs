@@ -36,8 +36,11 @@ async function openPage(browser, url) {
   });
   await page.goto(url);
   await page.waitForSelector('#map-table table');
-  // The compute worker is up (it loads its own copy of the core after the first map).
+  // The compute worker is up (it loads its own copy of the core after the first map), and
+  // every figure has mounted (section 6's is among the last): what follows measures the page
+  // as a reader uses it, not its start.
   await page.waitForFunction(() => document.documentElement.dataset.compute !== 'starting');
+  await page.waitForSelector('#training .training__buttons button');
   return page;
 }
 
