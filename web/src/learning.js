@@ -36,11 +36,12 @@ function loadScript(documentRef) {
   return loading;
 }
 
-// load() resolves { core, shakespeare } (core: the learning module on the page, which computes
-// the trained head's maps; core() returns it once loaded, else null) or rejects with a sentence, and may be asked again. compute runs the
-// learning module's calls in a worker of its own, as the page's compute client does
-// (compute/client.js): it loads the section on its first call, and until then describe()
-// says 'starting'. options: what createCompute takes besides the core and the worker.
+// load() resolves { core, shakespeare } or rejects with a sentence, and may be asked again;
+// core is the learning module on the page, which computes the trained head's maps (core()
+// returns it once loaded, else null). compute runs the learning module's calls in a worker of
+// its own, as the page's compute client does (compute/client.js): it loads the section on its
+// first call, and until then describe() says 'starting'. options: what createCompute takes
+// besides the core and the worker (onNotice, onMode).
 export function createLearning({ documentRef = globalThis.document, ...options } = {}) {
   let loaded = null;
   let client = null;
