@@ -2,7 +2,7 @@
 // at d = 64, batch 16 × 64 characters, Adam, seed 0, trained per step by three peers within one
 // run, alternately: PyTorch on one thread (bench/train_speed.py, the anchor), the native C++
 // trainer (build/native/attention-train's own timing of its steps) and the page's wasm trainer in
-// headless Chromium (trainingStart / trainingSteps through web/src/core.js, as the page calls
+// headless Chromium (trainingStart / trainingSteps through web/src/learning-core.js, as the page calls
 // them). Then 300 steps in Chromium the page's way (calls of 10 steps, each also measuring the
 // held-out windows), and the built page's section 6 (dist/, its default settings, the compute
 // worker) from the click on its button to the moment its findings first state a difference.
@@ -111,14 +111,12 @@ function nativeRound(steps) {
 // timed whole after its trainingStart.
 async function startInPage({ name, text, shape }) {
   if (!window.trainingCore) {
-    const { wrap } = await import('/web/src/core.js');
-    const module = await window.AttentionCore();
-    window.trainingCore = { core: wrap(module), kernel: module.simdKernel };
+    const { wrapLearning } = await import('/web/src/learning-core.js');
+    window.trainingCore = { core: wrapLearning(await window.AttentionLearning()) };
   }
   const { core } = window.trainingCore;
   core.trainingStop({ name });
   core.trainingStart({ name, text, ...shape, scale: { mode: 'sqrt' }, seed: 0, optimizer: 'adam' });
-  return window.trainingCore.kernel;
 }
 
 function stepsInPage({ name, steps, batch }) {
@@ -144,7 +142,7 @@ async function threadSeconds(cdp) {
 }
 
 async function wasmRound(page, cdp, text, steps) {
-  const kernel = await page.evaluate(startInPage, { name: 'per-step', text, shape: SHAPE });
+  await page.evaluate(startInPage, { name: 'per-step', text, shape: SHAPE });
   let cpu = await threadSeconds(cdp);
   const perStep = await page.evaluate(stepsInPage, { name: 'per-step', steps, batch: WASM_BATCH });
   const perStepCpu = (await threadSeconds(cdp)) - cpu;
@@ -153,7 +151,6 @@ async function wasmRound(page, cdp, text, steps) {
   const run = await page.evaluate(stepsInPage, { name: 'page-run', steps: 300, batch: PAGE_CHUNK });
   const runCpu = (await threadSeconds(cdp)) - cpu;
   return {
-    kernel,
     msPerStep: median(perStep.perCall),
     perCall: perStep.perCall,
     cpuMsPerStep: (1000 * perStepCpu) / steps,
@@ -163,11 +160,13 @@ async function wasmRound(page, cdp, text, steps) {
 }
 
 async function openWasmPage(browser) {
-  const server = await serve(root, 0, { only: ['/build/', '/bench/', '/web/src/core.js'] });
+  const server = await serve(root, 0, {
+    only: ['/build/', '/bench/', '/web/src/core.js', '/web/src/learning-core.js'],
+  });
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`training page: ${error.message}`));
   await page.goto(`http://127.0.0.1:${server.address().port}/bench/page/training.html`);
-  await page.waitForFunction(() => typeof window.AttentionCore === 'function');
+  await page.waitForFunction(() => typeof window.AttentionLearning === 'function');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   return { page, server, cdp };
@@ -326,7 +325,7 @@ export function printTrainingSpeed(result) {
   );
   console.log(
     `  load average (1, 5, 15 min): before ${result.loadBefore.join(' ')}, after ${result.loadAfter.join(' ')}; ` +
-      `per round ${rounds.map((r) => r.load[0]).join(', ')}; Chromium ${result.browserVersion}, kernel ${rounds[0].wasm.kernel}`,
+      `per round ${rounds.map((r) => r.load[0]).join(', ')}; Chromium ${result.browserVersion}`,
   );
   const row = (name, values, note) =>
     console.log(
