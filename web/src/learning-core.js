@@ -25,7 +25,7 @@ function learnedHeadMapper(module, learnedHead) {
 function learningMethods(module) {
   return {
     // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
-    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor } as above.
+    // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor }, as in core.js.
     attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
       const { dq, dk, dv } = unwrap(
         module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
