@@ -60,7 +60,7 @@ function untimed(outcome) {
   return rest;
 }
 
-function setup({ refuse = false } = {}) {
+function setup({ refuse = false, startAfter = null } = {}) {
   const workers = [];
   const notices = [];
   const timers = fakeTimers();
@@ -73,6 +73,7 @@ function setup({ refuse = false } = {}) {
     },
     onNotice: (message) => notices.push(message),
     timers,
+    startAfter,
   });
   return { compute, workers, notices, timers };
 }
@@ -82,6 +83,24 @@ test('a call made while the worker starts runs on the page and resolves its valu
   const answer = compute.run('map', 'square', 3);
   timers.runAll();
   assert.deepEqual(untimed(await answer), { value: 9 });
+});
+
+test('startAfter holds the worker back: calls run on the page until it resolves', async () => {
+  let release;
+  const { compute, workers, timers } = setup({
+    startAfter: new Promise((resolve) => {
+      release = resolve;
+    }),
+  });
+  const answer = compute.run('map', 'square', 5);
+  timers.runAll();
+  assert.deepEqual(untimed(await answer), { value: 25 });
+  assert.equal(workers.length, 0, 'no worker before the promise resolves');
+  release();
+  await Promise.resolve();
+  assert.equal(workers.length, 1, 'the worker starts once it resolves');
+  workers[0].ready();
+  assert.equal(compute.describe().mode, 'worker');
 });
 
 test('once ready, calls go to the worker and its answer resolves them', async () => {
