@@ -361,7 +361,8 @@ describe('the trained head on the map (vectors=learned)', () => {
       });
       assert.match(await page.textContent('#map-text-message'), /65 characters.*at most 64/);
       assert.deepEqual(await readMap(page), good);
-      // long enough that the store sends it to the compute worker, whose core says the same
+      // long enough to count as a large map: it goes the background way (learning.js's module,
+      // on the page), which says the same
       await page.fill('#map-text', 'a'.repeat(300));
       await poll(async () => /300 characters/.test(await page.textContent('#map-text-message')), {
         message: 'no message from the worker for a long text',
@@ -370,6 +371,34 @@ describe('the trained head on the map (vectors=learned)', () => {
       await changeAndWait(page, () => page.fill('#map-text', 'to be'));
       assert.equal(await page.textContent('#map-text-message'), '');
     });
+  });
+
+  test('a host without learning.js: the trained head and section 6 say so, the map stays', async () => {
+    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const uncaught = [];
+    page.on('pageerror', (error) => uncaught.push(error.message));
+    await page.route('**/learning.js', (route) => route.fulfill({ status: 404, body: '' }));
+    try {
+      await page.goto(url());
+      await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
+      const before = await readMap(page);
+      await page.selectOption('#map-vectors', 'learned');
+      await poll(async () => /could not load/.test(await page.textContent('#map-text-message')), {
+        message: 'no message beside the map when learning.js is missing',
+      });
+      assert.deepEqual(await readMap(page), before, 'the last good map stays');
+      await page.waitForSelector('#training .training__buttons button');
+      await page.click('#training .training__buttons button');
+      await poll(
+        async () => /could not load/.test(await page.textContent('#training .training__notice')),
+        { message: 'section 6 said nothing when learning.js is missing' },
+      );
+      assert.match(await page.textContent('#training .training__notice'), /retry/);
+      assert.equal(await page.textContent('#training .training__status'), 'Not started.');
+      assert.deepEqual(uncaught, []);
+    } finally {
+      await page.close();
+    }
   });
 
   test('choosing the trained head in the controls and back again', async () => {

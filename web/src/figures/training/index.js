@@ -63,16 +63,15 @@ export function mount(element, { learning }) {
   }
 
   // The trainer and Shakespeare arrive with learning.js: fetched when the section comes near,
-  // or here (at once if they already have).
-  async function learningLoaded(source) {
+  // or here (at once if they already have). The trainer itself is in that file, so a pasted
+  // text cannot do without it either.
+  async function learningLoaded() {
     parts.status.textContent = 'Loading the trainer and its text…';
     try {
       text.shakespeare = (await learning.load()).shakespeare;
       return true;
     } catch (error) {
-      const instead =
-        source === 'pasted' ? '' : ' You can paste a text of your own and train on that.';
-      parts.notice.textContent = `${error.message}.${instead}`;
+      parts.notice.textContent = `${error.message}. Press the button again to retry.`;
       parts.status.textContent = 'Not started.';
       return false;
     }
@@ -85,7 +84,7 @@ export function mount(element, { learning }) {
     render.writeMessages(parts.fields, checked.errors ?? {});
     if (!checked.value) return;
     text.loading = true;
-    const ready = await learningLoaded(checked.value.source);
+    const ready = await learningLoaded();
     text.loading = false;
     if (ready) runner.start(checked.value);
   }
