@@ -3,38 +3,16 @@
 // map; cpp/learning_bindings.cpp) and its data (the trained head's weights and the slice of
 // Shakespeare that section 6 trains on). scripts/build-web.mjs writes it; it defines the
 // globals AttentionLearning (the module's factory) and AttentionLearningData
-// ({ parameters, shakespeare }). A script tag loads from file:// and under the page's CSP
-// (script-src 'self'), where fetch() of a file would not.
+// ({ parameters, shakespeare }); lib/load-script.js loads it.
 // In Node (the tests) there is no script to load: they start attention-learning.js themselves.
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { learnedHead } from './learned-head.js';
 import { loadLearningCore } from './learning-core.js';
+import { loadScript } from './lib/load-script.js';
 
 const FILE = 'learning.js';
-
-let loading = null;
-
-// Resolves once the script has run; rejects with a sentence when it cannot load (then the next
-// call tries again).
-function loadScript(documentRef) {
-  if (globalThis.AttentionLearningData) return Promise.resolve();
-  loading ??= new Promise((resolve, reject) => {
-    const script = documentRef.createElement('script');
-    script.src = FILE;
-    script.onload = () =>
-      globalThis.AttentionLearningData
-        ? resolve()
-        : reject(new Error(`${FILE} loaded but held no data`));
-    script.onerror = () => {
-      loading = null;
-      script.remove();
-      reject(new Error(`the trained head and the training text (${FILE}) could not load`));
-    };
-    documentRef.head.append(script);
-  });
-  return loading;
-}
+const WHAT = 'the trained head and the training text';
 
 // load() resolves { core, shakespeare } or rejects with a sentence, and may be asked again;
 // core is the learning module on the page, which computes the trained head's maps (core()
@@ -48,7 +26,7 @@ export function createLearning({ documentRef = globalThis.document, ...options }
   let core = null;
 
   function load() {
-    loaded ??= loadScript(documentRef)
+    loaded ??= loadScript(FILE, 'AttentionLearningData', WHAT, documentRef)
       .then(() => loadLearningCore(globalThis.AttentionLearning, { learnedHead }))
       .then((started) => {
         core = started;

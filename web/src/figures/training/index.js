@@ -5,6 +5,7 @@ import './training.css';
 import * as model from './model.js';
 import * as render from './render.js';
 import { createRunner } from './runner.js';
+import { whenNear } from '../../lib/when-near.js';
 
 let uid = 0;
 
@@ -95,15 +96,8 @@ export function mount(element, { learning }) {
     if (runner.view().runs.length > 0) runner.reset();
   }
 
-  const near = new IntersectionObserver(
-    ([entry]) => {
-      if (!entry.isIntersecting) return;
-      near.disconnect();
-      learning.load().catch(() => {}); // said when Train is pressed, if it still fails then
-    },
-    { rootMargin: '100% 0px' },
-  );
-  near.observe(element);
+  // A failure is said when Train is pressed, if it still fails then.
+  const stopWatching = whenNear(element, () => learning.load().catch(() => {}));
   parts.play.addEventListener('click', play);
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
@@ -111,7 +105,7 @@ export function mount(element, { learning }) {
 
   return {
     destroy() {
-      near.disconnect();
+      stopWatching();
       runner.reset();
       cancelAnimationFrame(drawing.frame);
       drawing.chart?.destroy();
