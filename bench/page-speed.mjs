@@ -4,7 +4,7 @@
 // the longest main-thread task (PerformanceObserver 'longtask') while 1000 characters are typed
 // at d = 512 and while the √d chart's averaged study runs; the averaged study's time as the
 // page reports it; and the gzipped size of what the page loads before the learning section
-// and what that section adds. Run alone
+// and what each file fetched later adds. Run alone
 // (`node bench/page-speed.mjs`) after `npm run build`, or as part of bench/run.mjs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +15,12 @@ import { serve } from '../scripts/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const LEARNING_FILE = 'learning.js';
+// The files the page fetches only as a reader nears the section that needs them
+// (web/src/lib/when-near.js), with what each carries.
+const LATER_FILES = {
+  'learning.js': 'what the learning section adds (learning.js)',
+  'torch-outputs.js': 'what the proof, section 7, adds (torch-outputs.js)',
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function pageBytes() {
@@ -198,12 +203,12 @@ export function printPageSpeed(speed, files) {
   console.log(
     row('averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', speed.scaleStudyMs, 'ms'),
   );
-  // What a reader loads before the learning section: everything but learning.js, which
-  // comes only with the trained head or section 6 (web/src/learning.js).
-  const learning = files.filter((f) => f.file === LEARNING_FILE);
-  const before = total - learning.reduce((sum, f) => sum + f.gzip, 0);
+  // What a reader loads before the learning section: everything but the files fetched as a
+  // later section comes near.
+  const later = files.filter((f) => f.file in LATER_FILES);
+  const before = total - later.reduce((sum, f) => sum + f.gzip, 0);
   console.log(row('page weight, gzipped, before the learning section', before / 1024, 'KB', 170));
-  console.log(row('  what the learning section adds (learning.js)', (total - before) / 1024, 'KB'));
+  for (const f of later) console.log(row(`  ${LATER_FILES[f.file]}`, f.gzip / 1024, 'KB'));
   console.log(`    ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
 }
 

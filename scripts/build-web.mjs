@@ -1,8 +1,7 @@
 // Builds the page into dist/: index.html, app.js (one bundle, Chart.js tree-shaken), app.css,
-// attention-core.js (the page's wasm module from scripts/build-wasm.sh) and learning.js (the
-// learning section's wasm module and data, loaded on first use: web/src/learning.js).
-// PyTorch's equivalence outputs are embedded from tests/fixtures at build time as base64
-// float32 (exact, and a third smaller than decimal text), so the proof panel needs no request.
+// attention-core.js (the page's wasm module from scripts/build-wasm.sh), learning.js (the
+// learning section's wasm module and data, loaded on first use: web/src/learning.js) and
+// torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near).
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,27 +15,18 @@ const learningModule = join(root, 'build/wasm/attention-learning.js');
 
 const base64Float32 = (values) => Buffer.from(new Float32Array(values).buffer).toString('base64');
 
-const torchOutputs = {
-  name: 'torch-outputs',
-  setup(build) {
-    build.onResolve({ filter: /^virtual:torch-outputs$/ }, (args) => ({
-      path: args.path,
-      namespace: 'torch',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'torch' }, () => {
-      const fixture = JSON.parse(
-        readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'),
-      );
-      return {
-        loader: 'json',
-        contents: JSON.stringify({
-          causalFalse: base64Float32(fixture.torch_out_causal_false),
-          causalTrue: base64Float32(fixture.torch_out_causal_true),
-        }),
-      };
-    });
-  },
-};
+// PyTorch's outputs for the proof's equivalence check (section 7), from tests/fixtures as base64
+// float32 (exact, and a third smaller than decimal text), in a file of their own that the
+// proof loads when its section comes near (web/src/lib/load-script.js): 9 KB gzipped that the
+// first five sections do not need.
+function torchOutputsScript() {
+  const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'));
+  const outputs = {
+    causalFalse: base64Float32(fixture.torch_out_causal_false),
+    causalTrue: base64Float32(fixture.torch_out_causal_true),
+  };
+  return `globalThis.AttentionTorchOutputs = ${JSON.stringify(outputs)};\n`;
+}
 
 // The learning section's data, written into dist/learning.js after its module and loaded only
 // when a reader needs it (web/src/learning.js): the trained head's weights, of which the map reads E, P,
@@ -102,7 +92,7 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outdir: dist,
-  plugins: [torchOutputs, workerSource, learnedHeadWithoutWeights],
+  plugins: [workerSource, learnedHeadWithoutWeights],
   legalComments: 'none',
   logLevel: 'warning',
 });
@@ -110,6 +100,7 @@ for (const file of ['index.html', 'favicon.svg'])
   copyFileSync(join(root, 'web', file), join(dist, file));
 copyFileSync(wasmModule, join(dist, 'attention-core.js'));
 writeFileSync(join(dist, 'learning.js'), learningScript());
+writeFileSync(join(dist, 'torch-outputs.js'), torchOutputsScript());
 console.log(
-  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning.js)',
+  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning.js, torch-outputs.js)',
 );

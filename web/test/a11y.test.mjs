@@ -1,6 +1,7 @@
 // Accessibility: axe-core on the built page in light and dark themes, at desktop and phone
-// widths, with the "Show numbers" tables closed and open (zero violations allowed); and a
-// keyboard-only walk that reaches and operates every control with a visible focus ring.
+// widths, with the "Show numbers" tables closed (the proof still waiting to run) and open (the
+// proof's lines printed), zero violations allowed; and a keyboard-only walk that reaches and
+// operates every control with a visible focus ring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -66,6 +67,12 @@ for (const colorScheme of ['light', 'dark']) {
     test(`axe finds no violations: ${colorScheme} theme, ${width}px, numbers closed and open`, async () => {
       const { page, problems } = await openPage({ width, colorScheme });
       assert.deepEqual(await axeViolations(page), [], 'with the numbers tables closed');
+      // The proof runs as its figure comes near: the second look sees its printed lines, the
+      // first its sentence about waiting.
+      await page.locator('[data-figure="proof"]').scrollIntoViewIfNeeded();
+      await poll(async () => /causal=True/.test(await page.textContent('.proof-lines')), {
+        message: 'the proof never printed its lines',
+      });
       for (const toggle of await page.$$('button[aria-expanded="false"]')) {
         if ((await toggle.textContent()).includes('Show numbers')) await toggle.click();
       }

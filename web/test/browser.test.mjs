@@ -401,6 +401,35 @@ describe('the trained head on the map (vectors=learned)', () => {
     }
   });
 
+  test('a host without torch-outputs.js: the proof says so and runs once the file is back', async () => {
+    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const uncaught = [];
+    page.on('pageerror', (error) => uncaught.push(error.message));
+    let missing = true;
+    await page.route('**/torch-outputs.js', (route) =>
+      missing ? route.fulfill({ status: 404, body: '' }) : route.continue(),
+    );
+    const lines = () => page.textContent('.proof-lines');
+    try {
+      await page.goto(url());
+      await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
+      assert.match(await lines(), /runs as this section comes into view/, 'nothing runs far above');
+      await page.evaluate(() => document.querySelector('#proof').scrollIntoView());
+      await poll(async () => /could not load/.test(await lines()), {
+        message: 'the proof said nothing when torch-outputs.js is missing',
+      });
+      assert.match(await lines(), /torch-outputs\.js.*Run the check again.*retry/);
+      missing = false;
+      await page.getByRole('button', { name: 'Run the check again' }).click();
+      await poll(async () => /causal=True +max\|mine - torch\| = \S+ +OK/.test(await lines()), {
+        message: 'the check did not run once torch-outputs.js was back',
+      });
+      assert.deepEqual(uncaught, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('choosing the trained head in the controls and back again', async () => {
     await withPage(url(), '', async (page) => {
       const map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'learned'));

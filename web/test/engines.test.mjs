@@ -20,6 +20,7 @@ const FAILURES = fileURLToPath(new URL('../../build/engine-failures/', import.me
 // Every selector the suite relies on, in one place: the figures are being restructured.
 const HOOKS = {
   mapTable: '#map-table', // the attention map's "Show numbers" table
+  proofFigure: '[data-figure="proof"]',
   proofLines: '.proof-lines',
   scaleSection: '#scale',
   scaleFigure: '[data-figure="scale"]',
@@ -268,14 +269,21 @@ function essentialChecks(engine, url, width) {
           );
         }
       }
-      // The figures mount one per task after the map: wait for the proof to print.
+      // The proof runs as its figure comes near, once PyTorch's outputs (torch-outputs.js)
+      // have loaded: scroll to the figure until it prints, as a reader would. Once is not
+      // always enough: the sections above are laid out only as they near the screen, and
+      // WebKit, which has no scroll anchoring, then leaves the view where the figure was.
+      // (In the 390 px iframe WebKit also ignores the observer's one-screen margin, so the
+      // figure itself must come into view there.)
       const proof = await page.waitFor(
-        (lines) => {
+        ({ figure, lines }) => {
           const text = document.querySelector(lines)?.textContent ?? '';
-          return /causal=True/.test(text) && text;
+          if (/causal=True/.test(text)) return text;
+          document.querySelector(figure).scrollIntoView();
+          return false;
         },
         { message: 'the proof panel printed no result' },
-        HOOKS.proofLines,
+        { figure: HOOKS.proofFigure, lines: HOOKS.proofLines },
       );
       assert.match(proof, /causal=False +max\|mine - torch\| = \d\.\d\de-0[67] +OK/);
       assert.match(proof, /causal=True +max\|mine - torch\| = \d\.\d\de-0[67] +OK/);

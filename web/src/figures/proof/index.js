@@ -1,13 +1,18 @@
-// Section 6, the proof: the tutorial's equivalence check, run live in the browser. The core
+// Section 7, the proof: the tutorial's equivalence check, run live in the browser. The core
 // rebuilds PyTorch's seed-0 inputs, computes attention three ways and compares them with
-// PyTorch's own outputs, which are embedded in the bundle at build time. No query/key pair
-// of the map appears here, so it neither sends nor shows highlights.
-import torchOutputs from 'virtual:torch-outputs';
+// PyTorch's own outputs. Those come in torch-outputs.js (scripts/build-web.mjs writes it from
+// tests/fixtures), fetched when the section comes near: they are 9 KB gzipped that a reader
+// of the first five sections does not need. No query/key pair of the map appears here, so it
+// neither sends nor shows highlights.
 import './proof.css';
+import { loadScript } from '../../lib/load-script.js';
+import { whenNear } from '../../lib/when-near.js';
 import * as model from './model.js';
 import { buildFigure, writeParts, writeTable } from './render.js';
 
-// The build embeds each output as base64 of little-endian float32 (as wasm memory is).
+const OUTPUTS_FILE = 'torch-outputs.js';
+
+// Each output is base64 of little-endian float32 (as wasm memory is).
 function decodeFloat32(base64) {
   const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
   return new Float32Array(bytes.buffer);
@@ -19,7 +24,20 @@ export function mount(element, { core }) {
   parts.tutorialNote.textContent = model.COMPARES.tutorial;
   parts.oursNote.textContent = model.COMPARES.ours;
 
-  function run() {
+  // A sentence in place of the lines (it wraps), or the lines themselves.
+  function say(sentence) {
+    parts.lines.classList.add('proof-message');
+    parts.lines.textContent = sentence;
+  }
+
+  async function run() {
+    let torchOutputs;
+    try {
+      torchOutputs = await loadScript(OUTPUTS_FILE, 'AttentionTorchOutputs', model.OUTPUTS);
+    } catch (error) {
+      say(model.couldNotLoad(error.message));
+      return;
+    }
     const started = performance.now();
     let results;
     try {
@@ -30,21 +48,24 @@ export function mount(element, { core }) {
         ),
       );
     } catch (error) {
-      parts.lines.textContent = `The check could not run: ${error.message}`;
+      say(`The check could not run: ${error.message}`);
       return;
     }
     const ms = performance.now() - started;
+    parts.lines.classList.remove('proof-message');
     parts.lines.textContent = model.ourLines(results).join('\n');
     parts.timing.textContent = model.timing(ms);
     writeParts(parts.why, model.whyDigitsDiffer(results, core.limits.equivalenceTolerance));
     writeTable(parts.details, model.detailTable(results));
   }
 
+  say(model.WAITING);
   parts.rerun.addEventListener('click', run);
-  run();
+  const stopWatching = whenNear(element, run);
   return {
     update() {}, // the check's inputs are fixed: the map's state does not change it
     destroy() {
+      stopWatching();
       parts.rerun.removeEventListener('click', run);
       parts.root.remove();
     },

@@ -35,6 +35,18 @@ export function whyDigitsDiffer(results, tolerance) {
   ];
 }
 
+// PyTorch's outputs arrive in torch-outputs.js when the section comes near: what the panel
+// says until the check has run, and when that file cannot load.
+export const OUTPUTS = 'PyTorch’s outputs for the check';
+export const WAITING =
+  'The check runs as this section comes into view, once PyTorch’s outputs have loaded.';
+
+export const RERUN_LABEL = 'Run the check again';
+
+export function couldNotLoad(message) {
+  return `The check could not run: ${message}. Press “${RERUN_LABEL}” to retry.`;
+}
+
 export function ourLines(results) {
   return results.map((result) => result.line);
 }

@@ -1,5 +1,7 @@
 // Drawing for the proof panel: the tutorial's lines, ours, the sentences that say what each
 // compares, the table of every comparison, and the button that runs the check again.
+import { RERUN_LABEL } from './model.js';
+
 const make = (tag, props = {}) => Object.assign(document.createElement(tag), props);
 
 export function buildFigure(element) {
@@ -15,7 +17,7 @@ export function buildFigure(element) {
     oursNote: make('p', { className: 'proof-note' }),
     why: make('p', { className: 'proof-note' }),
     details: make('table', { className: 'numbers proof-details' }),
-    rerun: make('button', { type: 'button', textContent: 'Run the check again' }),
+    rerun: make('button', { type: 'button', textContent: RERUN_LABEL }),
   };
   parts.lines.setAttribute('aria-live', 'polite');
   const tableBox = make('div', { className: 'table-scroll' });
