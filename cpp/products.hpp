@@ -1,5 +1,5 @@
 // products: the register-blocked matrix products under the model's forward and backward passes
-// (model.cpp, backward.cpp). Internal to the core; nothing outside those two files includes it.
+// (model.cpp, backward.cpp) and the map's projections (scenarios.cpp). Internal to the core.
 //
 // Every product here is out(i, j) += Σ_p a(i, p)·b(p, j), with the terms added one at a time, in
 // increasing p, onto the value already in out, each product and each sum rounded on its own:
