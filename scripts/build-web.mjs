@@ -17,7 +17,7 @@ const base64Float32 = (values) => Buffer.from(new Float32Array(values).buffer).t
 
 // PyTorch's outputs for the proof's equivalence check (section 7), from tests/fixtures as base64
 // float32 (exact, and a third smaller than decimal text), in a file of their own that the
-// proof loads when its section comes near (web/src/lib/load-script.js): 9 KB gzipped that the
+// proof loads when its section comes near (web/src/lib/load-script.js): 8 KB gzipped that the
 // first five sections do not need.
 function torchOutputsScript() {
   const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/equivalence.json'), 'utf8'));

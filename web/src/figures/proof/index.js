@@ -1,7 +1,7 @@
 // Section 7, the proof: the tutorial's equivalence check, run live in the browser. The core
 // rebuilds PyTorch's seed-0 inputs, computes attention three ways and compares them with
 // PyTorch's own outputs. Those come in torch-outputs.js (scripts/build-web.mjs writes it from
-// tests/fixtures), fetched when the section comes near: they are 9 KB gzipped that a reader
+// tests/fixtures), fetched when the section comes near: they are 8 KB gzipped that a reader
 // of the first five sections does not need. No query/key pair of the map appears here, so it
 // neither sends nor shows highlights.
 import './proof.css';
