@@ -123,9 +123,21 @@ export async function launch() {
     return result.value;
   };
   // Window sizes are outer sizes: correct once by what the page reports as its inner size.
+  // The window takes a new size a moment after the command returns, and a page read before
+  // then reports the old one (2 × 547 − 1280 made a negative width once), so the inner size
+  // is read until it fits inside the requested outer size by less than a window's frame.
+  async function innerSizeWithin(width, height) {
+    const fits = ([w, h]) => w <= width && h <= height && width - w < 200 && height - h < 200;
+    let inner = await evaluateExpression('[innerWidth, innerHeight]');
+    for (let tries = 0; !fits(inner) && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      inner = await evaluateExpression('[innerWidth, innerHeight]');
+    }
+    return fits(inner) ? inner : [width, height];
+  }
   async function resize(width, height) {
     await command('POST', '/window/rect', { width, height });
-    const inner = await evaluateExpression('[innerWidth, innerHeight]');
+    const inner = await innerSizeWithin(width, height);
     await command('POST', '/window/rect', {
       width: 2 * width - inner[0],
       height: 2 * height - inner[1],
