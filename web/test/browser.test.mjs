@@ -122,6 +122,19 @@ describe('controls, experiments and links (over http)', () => {
     });
   });
 
+  test('a map with more cells than the plot has pixels says each pixel shows the largest weight', async () => {
+    const text = 'To be, or not to be, that is the question: '.repeat(24).slice(0, 1000);
+    await withPage(url(), `#text=${encodeURIComponent(text)}`, async (page) => {
+      await poll(async () => /^1000 tokens/.test(await page.textContent('[data-role="summary"]')), {
+        message: 'the 1000-token map never drew',
+      });
+      assert.ok(await page.isVisible('[data-role="pooled-note"]'), 'the note under the map');
+      assert.match(await page.textContent('[data-role="pooled-note"]'), /largest weight/);
+      await changeAndWait(page, () => page.fill('#map-text', 'To be, or not'));
+      assert.equal(await page.isVisible('[data-role="pooled-note"]'), false, '13 cells fit');
+    });
+  });
+
   test('each control changes the map the way it should', async () => {
     await withPage(url(), '', async (page) => {
       let map = await changeAndWait(page, () => page.fill('#map-text', 'hello world'));

@@ -1,6 +1,7 @@
 // A square heat-map grid on a canvas, shared by every figure that draws one: its geometry,
 // which cell a pointer is over, how the arrow keys move a cursor over it, and painting a
-// T×T matrix once into a T×T bitmap that is then scaled up without smoothing.
+// T×T matrix once into a bitmap that is then scaled up without smoothing (or, when the
+// matrix has more cells than the plot has pixels, into one pixel per plot pixel).
 import { MAGMA_RGB } from './magma.js';
 
 // Geometry in CSS pixels. width: room available; T: rows = columns; labelChars: the longest
@@ -69,17 +70,39 @@ export function heatPixels(values, T, top, pixels = new Uint8ClampedArray(T * T 
   return pixels;
 }
 
-// A T×T heat-map bitmap of values / top. Drawn scaled, it costs nothing per hover. A `reuse`
-// bitmap of the same size is painted over instead of making a new one: at T = 1000 each is
-// 4 MB, garbage a moment later.
+// The largest of a T×T matrix's values in each of side × side pixels (side < T). Cell (row,
+// col) falls in pixel (⌊row·side/T⌋, ⌊col·side/T⌋), so every cell counts once. A map with more
+// cells than the screen has pixels across keeps every peak this way; scaled down without
+// smoothing it would drop whole rows and columns of cells, and with smoothing dim every
+// lone bright cell toward its dark neighbours.
+export function maxPool(values, T, side) {
+  const pooled = new Float32Array(side * side).fill(Number.NEGATIVE_INFINITY);
+  const pixelOf = Int32Array.from({ length: T }, (_, index) => Math.floor((index * side) / T));
+  for (let row = 0; row < T; row++) {
+    const pixelRow = pixelOf[row] * side;
+    for (let col = 0; col < T; col++) {
+      const value = values[row * T + col];
+      const at = pixelRow + pixelOf[col];
+      if (value > pooled[at]) pooled[at] = value;
+    }
+  }
+  return pooled;
+}
+
+// A heat-map bitmap of values / top: T×T, or side × side max-pooled (maxPool) when side < T,
+// where side is how many device pixels the plot spans. Drawn scaled, it costs nothing per
+// hover. A `reuse` bitmap of the same size is painted over instead of making a new one: at
+// T = 1000 each is 4 MB, garbage a moment later.
 const imageOf = new WeakMap(); // bitmap -> its ImageData
-export function heatBitmap(values, T, top = 1, reuse = null) {
-  const bitmap = reuse?.width === T ? reuse : document.createElement('canvas');
-  bitmap.width = T;
-  bitmap.height = T;
-  if (!imageOf.has(bitmap)) imageOf.set(bitmap, new ImageData(T, T));
+export function heatBitmap(values, T, top = 1, reuse = null, side = T) {
+  const pooled = side < T;
+  const width = pooled ? side : T;
+  const bitmap = reuse?.width === width ? reuse : document.createElement('canvas');
+  bitmap.width = width;
+  bitmap.height = width;
+  if (!imageOf.has(bitmap)) imageOf.set(bitmap, new ImageData(width, width));
   const image = imageOf.get(bitmap);
-  heatPixels(values, T, top, image.data);
+  heatPixels(pooled ? maxPool(values, T, side) : values, width, top, image.data);
   bitmap.getContext('2d').putImageData(image, 0, 0);
   return bitmap;
 }

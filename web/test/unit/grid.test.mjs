@@ -3,7 +3,7 @@
 // #b73779, magma(1) = #fcfdbf), with NaN, negatives and values over the top clamped.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { heatPixels } from '../../src/lib/grid.js';
+import { heatPixels, maxPool } from '../../src/lib/grid.js';
 
 const rgba = (pixels, cell) => [...pixels.subarray(cell * 4, cell * 4 + 4)];
 
@@ -24,4 +24,27 @@ test('NaN and negative values paint as the lowest colour, values over the top as
 test('a top of 0 (an all-zero map) paints every cell the lowest colour, not NaN', () => {
   const pixels = heatPixels(Float32Array.of(0, 0, 0, 0), 2, 0);
   for (let cell = 0; cell < 4; cell++) assert.deepEqual(rgba(pixels, cell), [0, 0, 4, 255]);
+});
+
+test('max-pooling a 4×4 map into 2×2 pixels keeps the largest of each 2×2 block', () => {
+  const values = Float32Array.from({ length: 16 }, (_, i) => i); // cell (row, col) = 4·row + col
+  assert.deepEqual([...maxPool(values, 4, 2)], [5, 7, 13, 15]);
+});
+
+test('max-pooling 5×5 cells into 2×2 pixels: rows and columns 0–2 fall in pixel 0, 3–4 in pixel 1', () => {
+  const values = Float32Array.from({ length: 25 }, (_, i) => i); // cell (row, col) = 5·row + col
+  assert.deepEqual([...maxPool(values, 5, 2)], [12, 14, 22, 24]);
+});
+
+test('a lone peak survives pooling wherever it stands, and zeros stay zero', () => {
+  for (const at of [0, 7, 500, 999 * 1000 + 998]) {
+    const values = new Float32Array(1000 * 1000);
+    values[at] = 0.62;
+    const pooled = maxPool(values, 1000, 613);
+    const row = Math.floor(at / 1000);
+    const col = at % 1000;
+    const pixel = Math.floor((row * 613) / 1000) * 613 + Math.floor((col * 613) / 1000);
+    assert.equal(pooled[pixel], Math.fround(0.62), `peak at cell ${row},${col}`);
+    assert.equal(pooled.filter((value) => value !== 0).length, 1);
+  }
 });

@@ -11,7 +11,15 @@ import { noteFor } from '../experiments/model.js';
 import { baselineOf } from '../experiments/baseline.js';
 import { renderNote } from '../experiments/render.js';
 import { controlsMarkup, syncControls, wireControls } from './controls.js';
-import { cellScore, csvRows, exportTitle, inspectCell, mapModel, table } from './model.js';
+import {
+  cellScore,
+  csvRows,
+  exportTitle,
+  inspectCell,
+  mapModel,
+  POOLED_NOTE,
+  table,
+} from './model.js';
 import * as render from './render.js';
 
 const MARKUP = (limits) => `
@@ -20,6 +28,7 @@ const MARKUP = (limits) => `
     <div class="map-stage">
       <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas>
         <p class="computing" data-role="computing" role="status" hidden>Computing the new map…</p></div>
+      <p class="pooled-note" data-role="pooled-note" hidden>${POOLED_NOTE}</p>
       <div class="readout" data-role="inspector" aria-live="polite"></div>
     </div>
     <div class="map-side">
@@ -43,10 +52,12 @@ function pointerCell(canvas, box, T, event) {
 
 const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
 
-// The canvas and its cached bitmap (coloured once per result; hover only rescales it). The
-// room it may fill comes from the resize observer, so drawing never forces a layout.
-function canvasView(canvas) {
-  let drawn = { result: null, bitmap: null, box: null };
+// The canvas and its cached bitmap (coloured once per result and plot size; hover only
+// rescales it). The room it may fill comes from the resize observer, so drawing never forces
+// a layout. pooledNote is shown while the plot has fewer pixels across than the map has cells.
+function canvasView(canvas, pooledNote) {
+  let cached = { result: null, side: 0, bitmap: null };
+  let box = null;
   let room = 0;
   return {
     resize(width) {
@@ -56,19 +67,27 @@ function canvasView(canvas) {
       const model = snapshot && mapModel(snapshot);
       if (!model) return;
       const { state, result, highlight } = snapshot;
-      if (drawn.result !== result)
-        drawn = { result, bitmap: render.heatBitmap(result, model.top, drawn.bitmap) };
-      drawn.box = render.drawMap(canvas, {
+      const bitmapFor = (side) => {
+        if (cached.result !== result || cached.side !== side)
+          cached = {
+            result,
+            side,
+            bitmap: render.heatBitmap(result, model.top, side, cached.bitmap),
+          };
+        return cached.bitmap;
+      };
+      box = render.drawMap(canvas, {
         room: room || canvas.parentElement.clientWidth,
         state,
         result,
         ...model,
-        bitmap: drawn.bitmap,
+        bitmapFor,
         highlight,
       });
+      pooledNote.hidden = !box.pooled;
       performance.mark('map-drawn'); // read by bench/page-speed.mjs
     },
-    box: () => drawn.box,
+    box: () => box,
   };
 }
 
@@ -121,7 +140,7 @@ export function mount(element, { core, dispatch }) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const canvas = root.querySelector('.map-canvas');
   const inputs = wireControls(root, dispatch);
-  const view = canvasView(canvas);
+  const view = canvasView(canvas, $('pooled-note'));
   const numbers = tableView($('table-wrap'));
   let snapshot = null;
   const inspect = ({ state, result }, cell) =>

@@ -8,6 +8,10 @@ import { alphabet, learnedNote } from './learned-note.js';
 
 export const TABLE_LIMIT = 24; // tokens shown in the numbers table; the CSV has them all
 
+// Under the map while it has more cells than the plot has pixels across (lib/grid.js maxPool).
+export const POOLED_NOTE =
+  'This map has more cells than the screen has pixels across it, so each pixel shows the largest weight among the cells it covers. The readout below still gives any single cell’s exact weight.';
+
 const SCALE_NAMES = { sqrt: '1/√d', d: '1/d', none: 'no scaling' };
 const POSITION_NAMES = {
   none: 'no positions',

@@ -14,8 +14,8 @@ function maxPlot() {
 }
 
 // The map's cells as a T×T bitmap, painted over `previous` when it is the same size.
-export function heatBitmap(result, top, previous) {
-  return bitmapOf(result.weights, result.T, top, previous);
+export function heatBitmap(result, top, side, previous) {
+  return bitmapOf(result.weights, result.T, top, previous, side);
 }
 
 function drawHatching(context, box, T) {
@@ -96,25 +96,28 @@ function drawHighlight(context, box, cell) {
   );
 }
 
-// Draws the whole map; returns the geometry (for pointer hit-tests). bitmap: heatBitmap().
-// room: the width (CSS pixels) the map may fill.
-export function drawMap(canvas, { room, state, result, labels, top, bitmap, highlight }) {
+// Draws the whole map; returns the geometry (for pointer hit-tests) and whether the plot has
+// fewer device pixels across than the map has cells, so that each pixel shows the largest
+// weight it covers (pooled). bitmapFor(side): heatBitmap() for a plot side device pixels
+// across. room: the width (CSS pixels) the map may fill.
+export function drawMap(canvas, { room, state, result, labels, top, bitmapFor, highlight }) {
   const T = result.T;
   const showLabels = (room - 150) / T >= 9;
   const longest = showLabels ? Math.max(...labels.map((label) => Math.min(label.length, 8))) : 3;
   const box = gridLayout(room, T, longest, maxPlot());
   const context = sizeCanvas(canvas, box);
+  const side = Math.round(box.plot * (window.devicePixelRatio || 1));
   context.fillStyle = cssColor('--surface');
   context.fillRect(0, 0, box.width, box.height);
   context.imageSmoothingEnabled = false;
-  context.drawImage(bitmap, box.left, box.top, box.plot, box.plot);
+  context.drawImage(bitmapFor(side), box.left, box.top, box.plot, box.plot);
   if (state.causal && T > 1) drawHatching(context, box, T);
   context.strokeStyle = cssColor('--line');
   context.strokeRect(box.left - 0.5, box.top - 0.5, box.plot + 1, box.plot + 1);
   drawAxes(context, box, labels, showLabels);
   drawColourBar(context, box, top);
   drawHighlight(context, box, highlight);
-  return box;
+  return { ...box, pooled: side < T };
 }
 
 // Splits "a · b · c" into lines no wider than `width` at the context's font.
