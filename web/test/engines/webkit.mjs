@@ -123,9 +123,10 @@ export async function launch() {
     return result.value;
   };
   // Window sizes are outer sizes: correct once by what the page reports as its inner size.
-  // The window takes a new size a moment after the command returns, and a page read before
-  // then reports the old one (2 × 547 − 1280 made a negative width once), so the inner size
-  // is read until it fits inside the requested outer size by less than a window's frame.
+  // The window may take a new size a moment after the command returns, and a page read before
+  // then reports the old one (2 × 547 − 1280 would be a negative width: most likely the
+  // 'Invalid width value' seen once), so the inner size is read until it fits inside the
+  // requested outer size by less than a window's frame.
   async function innerSizeWithin(width, height) {
     const fits = ([w, h]) => w <= width && h <= height && width - w < 200 && height - h < 200;
     let inner = await evaluateExpression('[innerWidth, innerHeight]');
