@@ -56,7 +56,7 @@ const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to 
 // rescales it). The room it may fill comes from the resize observer, so drawing never forces
 // a layout. pooledNote is shown while the plot has fewer pixels across than the map has cells.
 function canvasView(canvas, pooledNote) {
-  let cached = { result: null, side: 0, bitmap: null };
+  let cached = { result: null, width: 0, bitmap: null };
   let box = null;
   let room = 0;
   return {
@@ -67,12 +67,15 @@ function canvasView(canvas, pooledNote) {
       const model = snapshot && mapModel(snapshot);
       if (!model) return;
       const { state, result, highlight } = snapshot;
+      // A map that fits keeps its T×T bitmap whatever the plot's size; a pooled one is remade
+      // for a new size.
       const bitmapFor = (side) => {
-        if (cached.result !== result || cached.side !== side)
+        const width = Math.min(side, result.T);
+        if (cached.result !== result || cached.width !== width)
           cached = {
             result,
-            side,
-            bitmap: render.heatBitmap(result, model.top, side, cached.bitmap),
+            width,
+            bitmap: render.heatBitmap(result, model.top, width, cached.bitmap),
           };
         return cached.bitmap;
       };

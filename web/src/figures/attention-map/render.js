@@ -13,7 +13,8 @@ function maxPlot() {
   return Math.max(200, Math.min(620, window.innerHeight - 200));
 }
 
-// The map's cells as a T×T bitmap, painted over `previous` when it is the same size.
+// The map's cells as a bitmap side pixels across (T×T, or max-pooled when side < T), painted
+// over `previous` when it is the same size.
 export function heatBitmap(result, top, side, previous) {
   return bitmapOf(result.weights, result.T, top, previous, side);
 }
