@@ -273,8 +273,8 @@ function essentialChecks(engine, url, width) {
       // have loaded: scroll to the figure until it prints, as a reader would. Once is not
       // always enough: the sections above are laid out only as they near the screen, and
       // WebKit, which has no scroll anchoring, then leaves the view where the figure was.
-      // (In the 390 px iframe WebKit also ignores the observer's one-screen margin, so the
-      // figure itself must come into view there.)
+      // (In the 390 px iframe WebKit ran it only once the figure itself was in view, as if
+      // without the observer's one-screen margin.)
       const proof = await page.waitFor(
         ({ figure, lines }) => {
           const text = document.querySelector(lines)?.textContent ?? '';
