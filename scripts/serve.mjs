@@ -26,11 +26,12 @@ const types = {
 
 const compressed = new Map(); // file -> { version, body }
 
-function gzipped(file, body) {
+// The file gzipped, read and compressed only when it is new or has changed since.
+function gzipped(file) {
   const { size, mtimeMs } = statSync(file);
   const version = `${size}:${mtimeMs}`;
   if (compressed.get(file)?.version !== version)
-    compressed.set(file, { version, body: gzipSync(body) });
+    compressed.set(file, { version, body: gzipSync(readFileSync(file)) });
   return compressed.get(file).body;
 }
 
@@ -61,15 +62,13 @@ export function serve(directory = root, listenPort = port, { only = ['/'] } = {}
       response.end('not found\n');
       return;
     }
-    let body = readFileSync(file);
     const headers = {
       'content-type': types[extname(file)] || 'application/octet-stream',
       'cache-control': 'no-cache',
     };
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] || '')) {
-      body = gzipped(file, body);
-      headers['content-encoding'] = 'gzip';
-    }
+    const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] || '');
+    if (gzip) headers['content-encoding'] = 'gzip';
+    const body = gzip ? gzipped(file) : readFileSync(file);
     headers['content-length'] = body.length;
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body);

@@ -48,7 +48,7 @@ export function mount(element, { core }) {
         ),
       );
     } catch (error) {
-      say(`The check could not run: ${error.message}`);
+      say(model.couldNotRun(error.message));
       return;
     }
     const ms = performance.now() - started;

@@ -43,8 +43,12 @@ export const WAITING =
 
 export const RERUN_LABEL = 'Run the check again';
 
+export function couldNotRun(message) {
+  return `The check could not run: ${message}`;
+}
+
 export function couldNotLoad(message) {
-  return `The check could not run: ${message}. Press “${RERUN_LABEL}” to retry.`;
+  return `${couldNotRun(message)}. Press “${RERUN_LABEL}” to retry.`;
 }
 
 export function ourLines(results) {
