@@ -1,24 +1,36 @@
 // embedded-wasm.js: an Emscripten --pre-js (CMakeLists.txt). It hands the module its own wasm,
-// which scripts/embed-wasm.mjs writes into attention-core.js after the link in place of
-// 'WASM_BINARY_HEX', so that one .js file starts from file://, any static host, a worker's
-// Blob URL and Node, none of which then fetches a .wasm file.
-// Hex rather than -sSINGLE_FILE's base64: gzip finds the wasm's repeated byte patterns in hex
-// digit pairs but not across base64's 6-bit groups (about 110 against 129 KB gzipped), and it
-// stays plain ASCII, so no text encoding can misread it. The relaxed-SIMD kernel module comes
-// the same way (cpp/kernel/relaxed-library.js).
+// which scripts/embed-wasm.mjs writes into the module's .js after the link in place of
+// 'WASM_DEFLATED', so that one .js file starts from file://, any static host, a worker's Blob
+// URL and Node, none of which then fetches a .wasm file.
+// The wasm rides deflated, then base64-encoded: gzip over the script finds nothing more to
+// squeeze from deflated bytes, and base64's 64 symbols cost it 6 bits each, so the script
+// gzips to what the bare .wasm would (64.4 against 64.2 KB for the page's core; hex, before,
+// gave 70.5). Read without compression (from disk, or from a host that does not gzip) it is
+// 86 KB rather than hex's 284. The relaxed-SIMD kernel comes the same way
+// (cpp/kernel/relaxed-library.js).
 
-// Uint8Array.fromHex where the engine has it (Chromium 140, Firefox 133, Safari 18.2): about
-// 15 ms sooner than this loop, which runs once and so is never optimised. In the loop, '0'-'9'
-// are 0x30-0x39 and 'a'-'f' 0x61-0x66: the low four bits, plus 9 for a letter.
-function bytesFromHex(hex) {
-  if (typeof Uint8Array.fromHex === 'function') return Uint8Array.fromHex(hex);
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < bytes.length; i++) {
-    const high = hex.charCodeAt(2 * i);
-    const low = hex.charCodeAt(2 * i + 1);
-    bytes[i] = (((high & 15) + (high >> 6) * 9) << 4) | ((low & 15) + (low >> 6) * 9);
-  }
-  return bytes;
+// base64 of zlib-deflated bytes -> a promise of the bytes. DecompressionStream: Chromium 80,
+// Firefox 113, Safari 16.4 (which is also when Safari got the SIMD this module needs), Node 18.
+function inflateBase64(base64) {
+  if (typeof DecompressionStream !== 'function')
+    return Promise.reject(
+      new Error('this browser cannot unpack the WebAssembly module (it lacks DecompressionStream)'),
+    );
+  const packed =
+    typeof Uint8Array.fromBase64 === 'function'
+      ? Uint8Array.fromBase64(base64)
+      : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  // Not Blob.stream(): WebKit refuses to read a Blob in a worker of a page opened from disk.
+  const stream = new Response(packed).body.pipeThrough(new DecompressionStream('deflate'));
+  return new Response(stream).arrayBuffer();
 }
 
-if (!Module.wasmBinary) Module.wasmBinary = bytesFromHex('WASM_BINARY_HEX');
+// Emscripten's hook for instantiating the module itself: the factory's promise settles when
+// receiveInstance runs, or is rejected with the reason it could not.
+Module.instantiateWasm = (imports, receiveInstance) => {
+  inflateBase64('WASM_DEFLATED')
+    .then((bytes) => WebAssembly.instantiate(bytes, imports))
+    .then((result) => receiveInstance(result.instance, result.module))
+    .catch(readyPromiseReject);
+  return {};
+};

@@ -1,8 +1,9 @@
-// Writes a wasm module into the JavaScript that loads it, as hex in place of a placeholder
-// string (cpp/embedded-wasm.js says why hex). CMake runs it after linking attention-core.js
-// (the module's own wasm) and scripts/build-relaxed.sh after building the relaxed-SIMD kernel.
+// Writes a wasm module into the JavaScript that loads it, deflated and base64-encoded, in place
+// of a placeholder string (cpp/embedded-wasm.js says why, and unpacks it). CMake runs it after
+// linking each module's .js, and scripts/build-relaxed.sh after building the relaxed-SIMD kernel.
 // Usage: node scripts/embed-wasm.mjs PLACEHOLDER FILE.wasm INPUT.js OUTPUT.js
 import { readFileSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 
 const [placeholder, wasmFile, input, output] = process.argv.slice(2);
 const script = readFileSync(input, 'utf8');
@@ -15,5 +16,5 @@ if (found.length !== 1) {
   );
   process.exit(1);
 }
-const hex = readFileSync(wasmFile).toString('hex');
-writeFileSync(output, script.replace(quoted, `'${hex}'`));
+const packed = deflateSync(readFileSync(wasmFile), { level: 9 }).toString('base64');
+writeFileSync(output, script.replace(quoted, `'${packed}'`));

@@ -1,7 +1,7 @@
 // relaxed-library.js: an Emscripten JS library, linked into build/wasm/attention-core.js with
 // --js-library (CMakeLists.txt) after scripts/build-relaxed.sh has put the relaxed-SIMD kernel
-// module (cpp/kernel/relaxed_kernel.cpp) in place of RELAXED_KERNEL_HEX, decoded by
-// cpp/embedded-wasm.js's bytesFromHex.
+// module (cpp/kernel/relaxed_kernel.cpp) in place of RELAXED_KERNEL_DEFLATED, unpacked by
+// cpp/embedded-wasm.js's inflateBase64.
 //
 // Before the runtime starts, compileRelaxedKernel and chooseRelaxedKernel pick the kernel for
 // fused(): where the engine validates the relaxed module (Chromium 114+, Firefox; not
@@ -19,9 +19,15 @@ mergeInto(LibraryManager.library, {
   // biome-ignore lint/complexity/useArrowFunction: Emscripten 3.1.6 names a library function by rewriting its "function (".
   $compileRelaxedKernel: function () {
     Module.simdKernel = 'simd128';
-    const bytes = bytesFromHex('RELAXED_KERNEL_HEX');
-    if (Module.relaxedSimd === false || !WebAssembly.validate(bytes)) return;
-    relaxedKernel.compiled = WebAssembly.compile(bytes);
+    if (Module.relaxedSimd === false) return;
+    // null where the engine has no relaxed SIMD; never a rejection, which nothing may be left
+    // to handle when the main module itself fails to start.
+    relaxedKernel.compiled = inflateBase64('RELAXED_KERNEL_DEFLATED')
+      .then((bytes) => (WebAssembly.validate(bytes) ? WebAssembly.compile(bytes) : null))
+      .catch((error) => {
+        err(`relaxed-SIMD kernel not used (${error}); fused() runs simd128`);
+        return null;
+      });
   },
   // biome-ignore lint/complexity/useArrowFunction: as above.
   $chooseRelaxedKernel: function () {
@@ -29,9 +35,10 @@ mergeInto(LibraryManager.library, {
     // preRun runs once this module is instantiated (wasmMemory exists), and waits for this.
     addRunDependency('relaxed-simd kernel');
     relaxedKernel.compiled
-      .then((module) => WebAssembly.instantiate(module, { env: { memory: wasmMemory } }))
+      .then((module) => module && WebAssembly.instantiate(module, { env: { memory: wasmMemory } }))
       .then(
         (instance) => {
+          if (!instance) return;
           relaxedKernel.exports = instance.exports;
           Module.simdKernel = 'relaxed-simd';
         },

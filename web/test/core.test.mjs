@@ -263,3 +263,18 @@ test('bad input comes back as an Error carrying the core message, and the next c
   }
   assert.equal(core.attentionMap({ text: 'ok' }).T, 2);
 });
+
+// The module carries its wasm deflated (cpp/embedded-wasm.js): where DecompressionStream is
+// missing, starting it must fail with a sentence the page can show, not hang or crash.
+test('a runtime that cannot unpack the wasm gets a sentence saying why', async () => {
+  const kept = globalThis.DecompressionStream;
+  delete globalThis.DecompressionStream;
+  try {
+    await assert.rejects(
+      require('../../build/wasm/attention-core.js')(),
+      /lacks DecompressionStream/,
+    );
+  } finally {
+    globalThis.DecompressionStream = kept;
+  }
+});

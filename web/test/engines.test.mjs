@@ -416,6 +416,20 @@ for (const name of ENGINES) {
         try {
           const path = await page.evaluate(codePathInPage);
           assert.equal(path.simd128, true, 'every engine we test has simd128');
+          // Where a worker runs at all, the page's own compute worker must start too (WebKit
+          // once could not unpack the core's wasm in a worker of a page opened from disk).
+          const compute = await page.waitFor(
+            () => {
+              const mode = document.documentElement.dataset.compute;
+              return (
+                mode !== 'starting' &&
+                `${mode} ${document.documentElement.dataset.computeReason ?? ''}`
+              );
+            },
+            { message: 'the compute worker never left "starting"' },
+          );
+          if (path.worker === 'runs')
+            assert.match(compute, /^worker/, 'the page computes on the main thread');
           t.diagnostic(
             `${name} ${engine.version} over ${scheme}: ` +
               `${path.relaxedSimd ? 'relaxed SIMD validates' : 'no relaxed SIMD: simd128 fallback'}; ` +
