@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useChromium } from './chromium.mjs';
+import { useChromium, watchProblems } from './chromium.mjs';
 import { poll } from './engines/page.mjs';
 import { wrap } from '../src/core.js';
 import { compact } from '../src/lib/format.js';
@@ -105,6 +105,60 @@ test('the inspector gives any cell its score, also past the 16 rows whose workin
       );
     },
   );
+});
+
+// A browser or host that refuses workers (here a CSP of worker-src 'none', as a host's own
+// header might set): the heavy figures are computed on the page instead, the page says which
+// path it took, and nothing but the refusal itself is logged.
+test('where workers are refused, the heavy figures compute on the page and still agree with the core', async () => {
+  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  await page.route('**/index.html', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('worker-src blob:', "worker-src 'none'");
+    await route.fulfill({ response, body });
+  });
+  const text = 'To be, or not to be, that is the question: '.repeat(8).slice(0, 300);
+  try {
+    await page.goto(chromium.url(`#d=512&text=${encodeURIComponent(text)}`));
+    const reason = await poll(
+      () =>
+        page.evaluate(
+          () =>
+            document.documentElement.dataset.compute === 'main-thread' &&
+            document.documentElement.dataset.computeReason,
+        ),
+      { message: 'the page never said it computes on the main thread' },
+    );
+    assert.match(reason, /refused a worker/);
+    // 300 tokens at d = 512: work the page would otherwise send to its worker.
+    await poll(async () => /^300 tokens/.test(await page.textContent('[data-role="summary"]')), {
+      message: 'the 300-token map never drew',
+    });
+    const shown = await readMap(page);
+    const core = nodeCore.attentionMap({ text, d: 512, detail: 'weights' });
+    assert.equal(shown.weights.length, 24, 'rows in the numbers table');
+    for (const [i, row] of shown.weights.entries()) {
+      for (const [j, weight] of row.entries()) {
+        assert.ok(Math.abs(weight - core.weights[i * core.T + j]) <= 5e-4, `weight ${i},${j}`);
+      }
+    }
+    await page.locator('#scale').scrollIntoViewIfNeeded();
+    await page.getByText('Averaged', { exact: true }).click();
+    await poll(
+      async () =>
+        /32 draws, T = 64, .*computed by the C\+\+ core in \d+ ms/.test(
+          await page.textContent('#scale'),
+        ),
+      { timeout: 60_000, message: 'the averaged study never finished on the page' },
+    );
+    assert.deepEqual(
+      problems.filter((problem) => !/worker-src/.test(problem)),
+      [],
+    );
+  } finally {
+    await page.close();
+  }
 });
 
 describe('controls, experiments and links (over http)', () => {
