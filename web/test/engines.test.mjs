@@ -275,16 +275,25 @@ function essentialChecks(engine, url, width) {
       // WebKit, which has no scroll anchoring, then leaves the view where the figure was.
       // (In the 390 px iframe WebKit ran it only once the figure itself was in view, as if
       // without the observer's one-screen margin.)
-      const proof = await page.waitFor(
-        ({ figure, lines }) => {
-          const text = document.querySelector(lines)?.textContent ?? '';
-          if (/causal=True/.test(text)) return text;
-          document.querySelector(figure).scrollIntoView();
-          return false;
-        },
-        { message: 'the proof panel printed no result' },
-        { figure: HOOKS.proofFigure, lines: HOOKS.proofLines },
-      );
+      const proof = await page
+        .waitFor(
+          ({ figure, lines }) => {
+            const text = document.querySelector(lines)?.textContent ?? '';
+            if (/causal=True/.test(text)) return text;
+            document.querySelector(figure).scrollIntoView();
+            return false;
+          },
+          { message: 'the proof panel printed no result' },
+          { figure: HOOKS.proofFigure, lines: HOOKS.proofLines },
+        )
+        .catch(async (error) => {
+          // Whether the page asked for PyTorch's outputs tells the observer from the loading.
+          const scripts = await page.evaluate(() =>
+            [...document.scripts].map((script) => script.src.split('/').pop()).join(', '),
+          );
+          error.message += ` (scripts on the page: ${scripts})`;
+          throw error;
+        });
       assert.match(proof, /causal=False +max\|mine - torch\| = \d\.\d\de-0[67] +OK/);
       assert.match(proof, /causal=True +max\|mine - torch\| = \d\.\d\de-0[67] +OK/);
       await page.evaluate(

@@ -1,6 +1,12 @@
-// Calls `callback` once, when `element` comes within one screen of the viewport: how the page
-// fetches what a later section needs (learning.js, torch-outputs.js) before a reader gets
-// there, and not before. Returns a function that stops watching.
+// Calls `callback` once, when `element`'s section comes within one screen of the viewport: how
+// the page fetches what a later section needs (learning.js, torch-outputs.js) before a reader
+// gets there, and not before. Returns a function that stops watching.
+//
+// The section, not the element: the sections after the map are `content-visibility: auto`
+// (style.css), and what lies inside one has no layout while it is skipped, so whether an
+// observer of the element fires depends on how the engine orders the section's own relevance
+// update and the observer's. Firefox once left the proof's figure on screen for 10 s without
+// telling its observer (engine test, from disk at 390 px); the section always has a box.
 export function whenNear(element, callback) {
   const observer = new IntersectionObserver(
     ([entry]) => {
@@ -10,6 +16,6 @@ export function whenNear(element, callback) {
     },
     { rootMargin: '100% 0px' },
   );
-  observer.observe(element);
+  observer.observe(element.closest('section') ?? element);
   return () => observer.disconnect();
 }
