@@ -84,6 +84,8 @@ Matrix::Matrix(int rows_, int cols_, std::vector<float> values_)
                                     std::to_string(values.size()));
 }
 
+Matrix::~Matrix() = default;
+
 void require_finite(const Matrix& m, const char* name) {
     for (int r = 0; r < m.rows; ++r)
         for (int c = 0; c < m.cols; ++c)

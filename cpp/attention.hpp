@@ -31,6 +31,14 @@ struct Matrix {
     Matrix() = default;
     Matrix(int rows_, int cols_);
     Matrix(int rows_, int cols_, std::vector<float> values_);  // checks values_.size()
+    // Out of line (attention.cpp), so that a Matrix is always freed by code compiled for speed:
+    // inlined into the wasm bindings, compiled for size, a vector's destructor walked its floats
+    // one by one (1.6% of a fused() call at T = 1024).
+    ~Matrix();
+    Matrix(const Matrix&) = default;
+    Matrix(Matrix&&) noexcept = default;
+    Matrix& operator=(const Matrix&) = default;
+    Matrix& operator=(Matrix&&) noexcept = default;
     // Row i as a pointer to its cols values: m.row(i)[j] reads as m_ij.
     float* row(int i) { return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols); }
     const float* row(int i) const {
