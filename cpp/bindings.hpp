@@ -20,7 +20,6 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -47,27 +46,22 @@ inline int checked_int(double value, const char* name, int low, int high) {
     return static_cast<int>(checked_integer(value, name, low, high));
 }
 
-// The numbers of a typed array (or plain array) as floats. Not emscripten's
-// convertJSArrayToNumberVector, which zero-fills its vector before copying into it: in the
-// bindings, compiled for size (CMakeLists.txt), that fill is a loop of one store per number,
-// 6% of a fused() call at T = 1024 (Node 20's profiler). Copied instead into a buffer that is
-// not zeroed, then into the vector in bulk.
-inline std::vector<float> floats_from(const val& array) {
-    const auto count = array["length"].as<std::size_t>();
-    const std::unique_ptr<float[]> scratch(new float[count]);
-    val(emscripten::typed_memory_view(count, scratch.get())).call<void>("set", array);
-    return std::vector<float>(scratch.get(), scratch.get() + count);
-}
-
+// A typed array (or plain array) of rows × cols numbers as a Matrix. Not through emscripten's
+// convertJSArrayToNumberVector, which zero-fills a vector here, in the bindings compiled for
+// size (CMakeLists.txt), one store per number: 6% of a fused() call at T = 1024 (Node 20's
+// profiler). Matrix's constructor zero-fills in attention.cpp, compiled for speed, and one
+// typed-array copy then overwrites it.
 inline Matrix matrix_from(const val& array, double rows, double cols, const char* name) {
     const int r = checked_int(rows, (std::string(name) + " rows").c_str(), 0, 1 << 30);
     const int c = checked_int(cols, (std::string(name) + " columns").c_str(), 0, 1 << 30);
-    std::vector<float> values = floats_from(array);
-    if (values.size() != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
-        throw std::invalid_argument(std::string(name) + " has " + std::to_string(values.size()) +
-                                    " values; shape (" + std::to_string(r) + ", " + std::to_string(c) +
-                                    ") needs " + std::to_string(r * c));
-    return Matrix(r, c, std::move(values));
+    const auto count = array["length"].as<std::size_t>();
+    if (count != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
+        throw std::invalid_argument(std::string(name) + " has " + std::to_string(count) + " values; shape (" +
+                                    std::to_string(r) + ", " + std::to_string(c) + ") needs " +
+                                    std::to_string(r * c));
+    Matrix m(r, c);
+    val(emscripten::typed_memory_view(count, m.values.data())).call<void>("set", array);
+    return m;
 }
 
 // A copy, so the caller's array survives any later growth of wasm memory.
