@@ -1,12 +1,12 @@
 // multiply_add_peak.hpp: this core's peak rate of float multiply-adds, the denominator of the
 // benchmark's "fraction of peak". Shared by native_bench.cpp (built with -march=native, like
-// cpp/fused.cpp), wasm_peak.cpp (built with -msimd128, like the wasm module) and
+// cpp/attention/kernel/fused.cpp), wasm_peak.cpp (built with -msimd128, like the wasm module) and
 // relaxed_peak.cpp (built with -mrelaxed-simd, like the relaxed-SIMD kernel module).
 //
 // Independent chains of a = a·m + c on the widest vectors the compiler targets, enough of them to
 // cover the latency of a multiply-add. Natively that is one fused multiply-add instruction; wasm
 // simd128 has none, so there it is a multiply and an add, and the peak is what those two reach;
-// with relaxed SIMD it is f32x4.relaxed_madd, as in cpp/kernel/fused_kernel.hpp. Each
+// with relaxed SIMD it is f32x4.relaxed_madd, as in cpp/attention/kernel/fused_kernel.hpp. Each
 // multiply-add counts as 2 floating-point operations, as in the GFLOP/s of the kernels.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "../cpp/kernel/vector_width.hpp"
+#include "../cpp/attention/kernel/vector_width.hpp"
 
 namespace bench {
 

@@ -7,7 +7,8 @@
 // Node, the browser and this program all attend over identical numbers.
 //
 // Usage: native_bench OUTPUT_DIR [T ...]
-#include "attention.hpp"
+#include "attention/formula.hpp"
+#include "attention/kernel/fused.hpp"
 #include "multiply_add_peak.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// train-speed.mjs: issue 10's training-speed rows. The one-head character model (cpp/model.hpp)
+// train-speed.mjs: issue 10's training-speed rows. The one-head character model (cpp/learning/model.hpp)
 // at d = 64, batch 16 × 64 characters, Adam, seed 0, trained per step by three peers within one
 // run, alternately: PyTorch on one thread (bench/train_speed.py, the anchor), the native C++
 // trainer (build/native/attention-train's own timing of its steps) and the page's wasm trainer in

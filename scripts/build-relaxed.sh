@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the relaxed-SIMD kernel module (cpp/kernel/relaxed_kernel.cpp) with clang-19 and
-# wasm-ld-19 and writes OUTPUT: cpp/kernel/relaxed-library.js with the module inside (deflated, base64),
+# Builds the relaxed-SIMD kernel module (cpp/attention/kernel/relaxed_kernel.cpp) with clang-19 and
+# wasm-ld-19 and writes OUTPUT: cpp/attention/kernel/relaxed-library.js with the module inside (deflated, base64),
 # the JS library that CMakeLists.txt links into the wasm build (see docs/benchmarks.md).
 # Emscripten 3.1.6 cannot do this itself: its binaryen rejects the relaxed-SIMD opcodes.
 # Usage: scripts/build-relaxed.sh OUTPUT   (CMake runs it; CLANG and WASM_LD override the tools)
@@ -37,14 +37,14 @@ fi
 
 work=$(dirname "$output")/relaxed-kernel
 mkdir -p "$work"
-"$clang" "${flags[@]}" -S cpp/kernel/relaxed_kernel.cpp -o "$work/relaxed_kernel.s"
+"$clang" "${flags[@]}" -S cpp/attention/kernel/relaxed_kernel.cpp -o "$work/relaxed_kernel.s"
 # The module borrows the Emscripten module's memory: a stack or a data segment of its own would
 # sit at fixed low addresses that belong to that module, so there must be none.
 if grep -Eq '__stack_pointer|\.section[[:space:]]+\.(data|rodata|bss)' "$work/relaxed_kernel.s"; then
   echo "build-relaxed: the kernel uses a stack or static data ($work/relaxed_kernel.s)" >&2
   exit 1
 fi
-"$clang" "${flags[@]}" -c cpp/kernel/relaxed_kernel.cpp -o "$work/relaxed_kernel.o"
+"$clang" "${flags[@]}" -c cpp/attention/kernel/relaxed_kernel.cpp -o "$work/relaxed_kernel.o"
 # wasm-ld directly: the clang driver would run any wasm-opt on PATH, which rejects the opcodes.
 "$wasm_ld" --no-entry --import-memory --strip-all "$work/relaxed_kernel.o" -o "$work/relaxed-kernel.wasm"
-node scripts/embed-wasm.mjs RELAXED_KERNEL_DEFLATED "$work/relaxed-kernel.wasm" cpp/kernel/relaxed-library.js "$output"
+node scripts/embed-wasm.mjs RELAXED_KERNEL_DEFLATED "$work/relaxed-kernel.wasm" cpp/attention/kernel/relaxed-library.js "$output"

@@ -31,7 +31,7 @@ function torchOutputsScript() {
 
 // The learning section's data, written into dist/learning.js after its module and loaded only
 // when a reader needs it (web/src/learning.js): the trained head's weights, of which the map reads E, P,
-// Wq, Wk and Wv only (learned_head_from in cpp/bindings.cpp; the output projection and the
+// Wq, Wk and Wv only (learned_head_from in cpp/wasm/core_bindings.cpp; the output projection and the
 // unembedding stay out), and the start of Tiny Shakespeare for section 6, cut at a speaker's
 // turn (about 25 KB gzipped rather than the whole 1.1 MB corpus). The bundle's copy of the
 // head's JSON keeps everything but the weights.

@@ -1,5 +1,5 @@
 // Writes a wasm module into the JavaScript that loads it, deflated and base64-encoded, in place
-// of a placeholder string (cpp/embedded-wasm.js says why, and unpacks it). CMake runs it after
+// of a placeholder string (cpp/wasm/embedded-wasm.js says why, and unpacks it). CMake runs it after
 // linking each module's .js, and scripts/build-relaxed.sh after building the relaxed-SIMD kernel.
 // Usage: node scripts/embed-wasm.mjs PLACEHOLDER FILE.wasm INPUT.js OUTPUT.js
 import { readFileSync, writeFileSync } from 'node:fs';

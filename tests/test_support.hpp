@@ -1,7 +1,7 @@
 // Small helpers shared by the test files: fixtures, random inputs, max differences, error messages.
 #pragma once
 
-#include "attention.hpp"
+#include "attention/formula.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -49,7 +49,7 @@ export function wrap(module, { learning = () => null } = {}) {
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
     limits: module.limits(),
 
-    // Which fused kernel this engine runs: 'relaxed-simd' or 'simd128' (cpp/kernel/).
+    // Which fused kernel this engine runs: 'relaxed-simd' or 'simd128' (cpp/attention/kernel/).
     simdKernel: module.simdKernel ?? 'simd128',
 
     // Bytes of wasm memory this instance holds (it grows, never shrinks): the soak's leak bound.

@@ -1,4 +1,4 @@
-// The learning section's core (attention-learning.js, cpp/learning_bindings.cpp) as a small
+// The learning section's core (attention-learning.js, cpp/wasm/learning_bindings.cpp) as a small
 // promise-free JavaScript API, in the manner of core.js: the head's backward pass, the training
 // runs of section 6 and the trained head's map. The page loads it on first use (learning.js).
 import { SQRT, scaleArguments, startModule, unwrap } from './core.js';

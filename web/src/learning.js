@@ -1,6 +1,6 @@
 // The learning section, loaded only when a reader needs it: dist/learning.js holds the learning
 // module (attention-learning.js: the head's backward pass, the training runs, the trained head's
-// map; cpp/learning_bindings.cpp) and its data (the trained head's weights and the slice of
+// map; cpp/wasm/learning_bindings.cpp) and its data (the trained head's weights and the slice of
 // Shakespeare that section 6 trains on). scripts/build-web.mjs writes it; it defines the
 // globals AttentionLearning (the module's factory) and AttentionLearningData
 // ({ parameters, shakespeare }); lib/load-script.js loads it.

@@ -19,7 +19,7 @@ function maxDifference(a, b) {
 }
 
 // Bit for bit: the wasm build computes the draws' fused multiply-adds itself
-// (cpp/torch_random.cpp's multiply_add), and any rounding slip there shows as a last bit.
+// (cpp/tutorial/torch_random.cpp's multiply_add), and any rounding slip there shows as a last bit.
 test('randn equals torch.randn bit for bit for every seed and shape, draw after draw', () => {
   for (const { seed, draws } of fixture('randn.json').cases) {
     const mine = core.randnSequence(
@@ -65,7 +65,7 @@ test('the attention map equals PyTorch for every fixture text, seed, width, init
       assert.equal(result.T, c.T, label);
       assert.equal(result.init, init, label);
       assert.equal(result.pos, pos, label);
-      const tolerance = 1e-6 * Math.max(1, d / 32); // see tests/test_scenarios.cpp
+      const tolerance = 1e-6 * Math.max(1, d / 32); // see tests/tutorial/test_map.cpp
       assert.ok(maxDifference(result.weights, c.weights) < tolerance, label);
     }
   }
@@ -264,7 +264,7 @@ test('bad input comes back as an Error carrying the core message, and the next c
   assert.equal(core.attentionMap({ text: 'ok' }).T, 2);
 });
 
-// The module carries its wasm deflated (cpp/embedded-wasm.js): where DecompressionStream is
+// The module carries its wasm deflated (cpp/wasm/embedded-wasm.js): where DecompressionStream is
 // missing, starting it must fail with a sentence the page can show, not hang or crash.
 test('a runtime that cannot unpack the wasm gets a sentence saying why', async () => {
   const kept = globalThis.DecompressionStream;

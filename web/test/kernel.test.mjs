@@ -1,5 +1,5 @@
 // Both wasm kernels of fused() against a float64 reference written here: the relaxed-SIMD module
-// (cpp/kernel/relaxed_kernel.cpp, one fused multiply-add per f32x4.relaxed_madd) and the simd128
+// (cpp/attention/kernel/relaxed_kernel.cpp, one fused multiply-add per f32x4.relaxed_madd) and the simd128
 // kernel built into attention-core.js, which the module falls back to where relaxed SIMD does not
 // validate. Node 20 runs relaxed SIMD only behind a flag, so the outputs come from a child node
 // started with it (this same file, given --outputs), which loads the module twice: once as the
@@ -8,7 +8,7 @@
 // The bound. An FMA rounds a·b + c once where simd128 rounds the product and then the sum, so the
 // two paths give different float32 outputs (neither is "the" answer) and each is compared with
 // the exact float64 reference, not with the other. Both must stay within 1e-5·(1 + |reference|),
-// the fast path's float32 tolerance in tests/test_fused.cpp: each output is a weighted mean of
+// the fast path's float32 tolerance in tests/attention/kernel/test_fused.cpp: each output is a weighted mean of
 // values (|v| < 2 here) over d-term dot products and up to T-term sums. Measured on either path:
 // 1e-7 to 5e-7 for unit-variance inputs with a scale, 3e-6 to 7.5e-6 for the last case, whose
 // unscaled scores reach ±50 (a score's rounding error grows with its size, and the weights with

@@ -1,7 +1,7 @@
 // The trained head through the wasm build in Node, as the page calls it:
 // core.attentionMap({ vectors: 'learned' }) gives the result every map figure reads, whatever
 // the random recipe's fields say, and a bad text the core's own message. (Its weights are
-// checked against a float64 computation from the JSON in tests/test_training.cpp and in
+// checked against a float64 computation from the JSON in tests/trained/test_learned_head.cpp and in
 // browser.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -9,7 +9,7 @@ const root = new URL('../../', import.meta.url);
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
 const core = await loadLearning();
 
-// max |mine - reference| / max |reference|, as in tests/test_backward.cpp.
+// max |mine - reference| / max |reference|, as in tests/learning/test_backward.cpp.
 function relativeDifference(mine, reference) {
   assert.equal(mine.length, reference.length, 'lengths differ');
   let difference = 0;

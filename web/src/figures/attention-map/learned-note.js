@@ -1,5 +1,5 @@
 // What the trained head looks at, in words: for the reader's own text from the core's
-// peakTargets (where each row's largest weight lands, cpp/learned_head.hpp), and over held-out
+// peakTargets (where each row's largest weight lands, cpp/trained/learned_head.hpp), and over held-out
 // Shakespeare from the census attention-train saved with the head. Pure: runs in Node.
 import { fixed } from '../../lib/format.js';
 

@@ -1,0 +1,108 @@
+// corpus.cpp: vocabulary, encoding and the seeded batch sampler. See corpus.hpp.
+#include "learning/corpus.hpp"
+
+#include "tutorial/tokenize.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace attention {
+
+Vocabulary::Vocabulary(const std::string& utf8_text) {
+    // A set, not sort + unique: a corpus has a million characters but only dozens of kinds.
+    const std::vector<std::string> all = tokenize(utf8_text, TokenMode::characters);
+    const std::set<std::string> distinct(all.begin(), all.end());
+    characters_.assign(distinct.begin(), distinct.end());
+    if (characters_.size() < 2)
+        throw std::invalid_argument("the text has " + std::to_string(characters_.size()) +
+                                    " distinct characters; a model needs at least 2 to choose between");
+}
+
+Vocabulary::Vocabulary(std::vector<std::string> characters) : characters_(std::move(characters)) {
+    for (std::size_t i = 0; i < characters_.size(); ++i) {
+        if (tokenize(characters_[i], TokenMode::characters).size() != 1)
+            throw std::invalid_argument("vocabulary entry " + std::to_string(i) + " is not one character");
+        if (i > 0 && !(characters_[i - 1] < characters_[i]))
+            throw std::invalid_argument("vocabulary entries must be distinct and sorted; entry " +
+                                        std::to_string(i) + " is not");
+    }
+    if (characters_.size() < 2) throw std::invalid_argument("a vocabulary needs at least 2 characters");
+}
+
+bool Vocabulary::contains(const std::string& character) const {
+    return std::binary_search(characters_.begin(), characters_.end(), character);
+}
+
+std::vector<int> Vocabulary::encode(const std::string& utf8_text) const {
+    const std::vector<std::string> characters = tokenize(utf8_text, TokenMode::characters);
+    std::vector<int> ids;
+    ids.reserve(characters.size());
+    for (std::size_t i = 0; i < characters.size(); ++i) {
+        const auto found = std::lower_bound(characters_.begin(), characters_.end(), characters[i]);
+        if (found == characters_.end() || *found != characters[i])
+            throw std::invalid_argument("character " + std::to_string(i) + " (\"" + characters[i] +
+                                        "\") is not in the model's vocabulary of " + std::to_string(size()) +
+                                        " characters");
+        ids.push_back(static_cast<int>(found - characters_.begin()));
+    }
+    return ids;
+}
+
+BatchSampler::BatchSampler(std::vector<int> tokens, int batch, int context, std::uint64_t seed)
+    : tokens_(std::move(tokens)),
+      batch_(batch),
+      context_(context),
+      engine_(static_cast<std::mt19937::result_type>(seed)) {
+    if (batch < 1) throw std::invalid_argument("batch = " + std::to_string(batch) + " must be at least 1");
+    if (context < 1)
+        throw std::invalid_argument("context = " + std::to_string(context) + " must be at least 1");
+    if (tokens_.size() < static_cast<std::size_t>(context) + 1 || tokens_.size() > UINT32_MAX)
+        throw std::invalid_argument("the text has " + std::to_string(tokens_.size()) +
+                                    " characters; a context of " + std::to_string(context) +
+                                    " needs at least " + std::to_string(context + 1));
+}
+
+// Uniform on [0, bound): 32-bit draws at or above the largest multiple of bound are redrawn,
+// so every start is equally likely (a plain % would favour the small ones).
+std::uint32_t BatchSampler::uniform_below(std::uint32_t bound) {
+    const std::uint64_t limit = (std::uint64_t{1} << 32) / bound * bound;
+    for (;;) {
+        const std::uint32_t draw = static_cast<std::uint32_t>(engine_());
+        if (draw < limit) return draw % bound;
+    }
+}
+
+Batch BatchSampler::next() {
+    Batch out;
+    out.batch = batch_;
+    out.context = context_;
+    const std::size_t window = static_cast<std::size_t>(context_) + 1;
+    const auto starts = static_cast<std::uint32_t>(tokens_.size() - window + 1);
+    out.tokens.reserve(static_cast<std::size_t>(batch_) * window);
+    for (int b = 0; b < batch_; ++b) {
+        const auto start = tokens_.begin() + static_cast<std::ptrdiff_t>(uniform_below(starts));
+        out.tokens.insert(out.tokens.end(), start, start + static_cast<std::ptrdiff_t>(window));
+    }
+    return out;
+}
+
+Batch consecutive_windows(const std::vector<int>& tokens, int count, int context) {
+    if (context < 1)
+        throw std::invalid_argument("context = " + std::to_string(context) + " must be at least 1");
+    const std::size_t window = static_cast<std::size_t>(context) + 1;
+    Batch out;
+    out.context = context;
+    for (int b = 0; b < count && (static_cast<std::size_t>(b) + 1) * window <= tokens.size(); ++b) {
+        const auto start = tokens.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(b) * window);
+        out.tokens.insert(out.tokens.end(), start, start + static_cast<std::ptrdiff_t>(window));
+        ++out.batch;
+    }
+    if (out.batch == 0)
+        throw std::invalid_argument("the text has " + std::to_string(tokens.size()) +
+                                    " characters; a context of " + std::to_string(context) +
+                                    " needs at least " + std::to_string(window));
+    return out;
+}
+
+}  // namespace attention

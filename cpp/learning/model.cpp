@@ -1,0 +1,367 @@
+// model.cpp: the one-head character model's forward pass, loss and hand-written gradients.
+// See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
+// matrix for the projections; attention runs window by window, giving formula()'s weights and
+// output bit for bit (causal_attention below), and goes back through backward_from_weights().
+// Every product is a register-blocked one from products.hpp, whose sums keep the plain loop's
+// order: the fast code computes the very numbers the plain loops did.
+#include "learning/model.hpp"
+
+#include "attention/checks.hpp"
+#include "attention/kernel/products.hpp"
+#include "attention/statistics.hpp"
+#include "learning/backward.hpp"
+#include "tutorial/torch_random.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace attention {
+
+namespace {
+
+std::size_t index(int row, int col, int cols) {
+    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+}
+
+// out (n, m) = a (n, k) · b (k, m); each sum runs over k in order (cpp/attention/kernel/products.hpp).
+Matrix multiply(const Matrix& a, const Matrix& b) {
+    Matrix out(a.rows, b.cols);
+    products::add_full_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols, b.cols);
+    return out;
+}
+
+// out (k, m) += aᵀ · b, with a (n, k) and b (n, m): the gradient of a weight matrix.
+void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
+    products::add_transposed_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols,
+                                     b.cols);
+}
+
+// out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b. b is
+// transposed first so the products read along rows (a dot product per entry would be a serial
+// float sum, which the compiler may not reorder into vector lanes).
+void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
+    Matrix b_transposed(b.cols, b.rows);
+    products::transpose(b_transposed.values.data(), b.values.data(), b.rows, b.cols);
+    products::add_full_product(out.values.data(), a.values.data(), b_transposed.values.data(), a.rows, a.cols,
+                               b.rows);
+}
+
+// Rows [first, first + count) of m, as a matrix of their own.
+Matrix rows_of(const Matrix& m, int first, int count) {
+    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
+    return Matrix(count, m.cols,
+                  std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
+}
+
+void set_rows(Matrix& m, int first, const Matrix& block) {
+    std::copy(block.values.begin(), block.values.end(),
+              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
+}
+
+void require_shape(const Matrix& m, int rows, int cols, const char* name) {
+    if (m.rows != rows || m.cols != cols)
+        throw std::invalid_argument(std::string(name) + " is (" + std::to_string(m.rows) + ", " +
+                                    std::to_string(m.cols) + "); the config needs (" + std::to_string(rows) +
+                                    ", " + std::to_string(cols) + ")");
+}
+
+void require_parameter_shapes(const ModelConfig& config, const Parameters& p) {
+    const Parameters expected = zero_parameters(config);
+    for (int n = 0; n < Parameters::kCount; ++n)
+        require_shape(*p.all()[static_cast<std::size_t>(n)],
+                      expected.all()[static_cast<std::size_t>(n)]->rows,
+                      expected.all()[static_cast<std::size_t>(n)]->cols,
+                      Parameters::names()[static_cast<std::size_t>(n)]);
+}
+
+void require_tokens(const ModelConfig& config, const Batch& batch) {
+    if (batch.context < 1 || batch.context > config.context)
+        throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
+                                    " tokens; the model's context is 1…" + std::to_string(config.context));
+    if (batch.batch < 1 || batch.tokens.size() != static_cast<std::size_t>(batch.batch) *
+                                                      static_cast<std::size_t>(batch.context + 1))
+        throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
+                                    std::to_string(batch.batch) + " windows of " +
+                                    std::to_string(batch.context + 1) + " need " +
+                                    std::to_string(batch.batch * (batch.context + 1)));
+    for (int id : batch.tokens)
+        if (id < 0 || id >= config.vocabulary)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
+                                        std::to_string(config.vocabulary - 1));
+}
+
+// Input ids of window b, position t (the last token of a window is only ever a target).
+int input_token(const Batch& batch, int b, int t) {
+    return batch.tokens[index(b, t, batch.context + 1)];
+}
+int target_token(const Batch& batch, int b, int t) {
+    return batch.tokens[index(b, t + 1, batch.context + 1)];
+}
+
+// x (B·T, d) = E[token] + P[position].
+Matrix embed(const Parameters& p, const Batch& batch) {
+    const int T = batch.context, d = p.embedding.cols;
+    Matrix x(batch.batch * T, d);
+    for (int b = 0; b < batch.batch; ++b)
+        for (int t = 0; t < T; ++t) {
+            const float* e_row = &p.embedding.values[index(input_token(batch, b, t), 0, d)];
+            const float* p_row = &p.position.values[index(t, 0, d)];
+            float* x_row = &x.values[index(b * T + t, 0, d)];
+            for (int c = 0; c < d; ++c) x_row[c] = e_row[c] + p_row[c];
+        }
+    return x;
+}
+
+// One window's causal attention: formula()'s weights and output bit for bit, without its other
+// T×T intermediates, and visiting only the keys each query sees (cpp/attention/kernel/products.hpp says why
+// leaving out the masked zeros changes nothing). Takes formula()'s checks on q, k and v.
+struct WindowAttention {
+    Matrix weights;  // (T, T), masked entries exactly 0
+    Matrix output;   // (T, d_v)
+    double scale = 1;
+};
+
+// formula()'s checks for a window the model built (so the shapes are right): the same verdict as
+// validate_inputs(), which runs (for its message) only when a value is not finite or q·k could
+// overflow. Returns the scale factor and max|v|.
+std::pair<double, float> checked_window(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    const float max_q = largest_magnitude(q), max_k = largest_magnitude(k), max_v = largest_magnitude(v);
+    if (max_q <= FLT_MAX && max_k <= FLT_MAX && max_v <= FLT_MAX) {  // false for inf and NaN
+        const double factor = scale_factor(scale, q.cols);
+        const double bound = static_cast<double>(q.cols) * max_q * max_k * std::max(1.0, factor);
+        if (bound <= static_cast<double>(FLT_MAX) / 4) return {factor, max_v};
+    }
+    return {validate_inputs(q, k, v, scale), max_v};
+}
+
+WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale) {
+    const auto [factor, largest_value] = checked_window(q, k, v, scale);
+    const int T = q.rows, d = q.cols, d_v = v.cols;
+    // 1. scores q·kᵀ for the keys j <= i of each query (the rest are masked next).
+    Matrix k_transposed(d, T);
+    products::transpose(k_transposed.values.data(), k.values.data(), T, d);
+    Matrix scores(T, T);
+    products::add_product(products::Product<float>{scores.values.data(), T, q.values.data(), d, 1,
+                                                   k_transposed.values.data(), T},
+                          T, [&](int i, int rows) noexcept {
+                              return products::Range{0, std::min(T, i + rows), 0, d};
+                          });
+    // 2, 3. mask and softmax: the formula's own code.
+    WindowAttention result;
+    result.weights = weights_from_scores(std::move(scores), factor, true).weights;
+    result.scale = factor;
+    // 4. the weighted sum of the values in double, held to ±max|v|, as formula() does it.
+    const std::vector<double> weights(result.weights.values.begin(), result.weights.values.end());
+    const std::vector<double> values(v.values.begin(), v.values.end());
+    std::vector<double> sum(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
+    products::add_product(
+        products::Product<double>{sum.data(), d_v, weights.data(), T, 1, values.data(), d_v}, T,
+        [&](int i, int rows) noexcept {
+            return products::Range{0, d_v, 0, std::min(T, i + rows)};
+        });
+    const double bound = largest_value;
+    result.output = Matrix(T, d_v);
+    for (std::size_t e = 0; e < sum.size(); ++e)
+        result.output.values[e] = static_cast<float>(std::clamp(sum[e], -bound, bound));
+    return result;
+}
+
+// Mean cross-entropy of logits (N, V) against the batch's targets, in double. With d_logits
+// non-null, also turns the logits into probabilities in place and fills d_logits with
+// (softmax − one-hot) / N, the loss's gradient.
+double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
+    const int N = logits.rows, V = logits.cols, T = batch.context;
+    double total = 0;
+    for (int n = 0; n < N; ++n) {
+        float* row = &logits.values[index(n, 0, V)];
+        const int target = target_token(batch, n / T, n % T);
+        // −log softmax(z)[target] = max + log Σ exp(z − max) − z[target]: the max keeps exp finite.
+        float row_max = -std::numeric_limits<float>::infinity();
+        for (int j = 0; j < V; ++j) row_max = std::max(row_max, row[j]);
+        double sum = 0;
+        for (int j = 0; j < V; ++j) sum += static_cast<double>(std::exp(row[j] - row_max));
+        total += static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target]);
+        if (!d_logits) continue;
+        for (int j = 0; j < V; ++j)
+            row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
+        float* g = &d_logits->values[index(n, 0, V)];
+        for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
+        g[target] -= 1.0f / static_cast<float>(N);
+    }
+    if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
+    return total / N;
+}
+
+}  // namespace
+
+void validate_config(const ModelConfig& config) {
+    const auto require = [](int value, int low, int high, const char* name) {
+        if (value < low || value > high)
+            throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is outside " +
+                                        std::to_string(low) + "…" + std::to_string(high));
+    };
+    require(config.vocabulary, 2, kMaxModelVocabulary, "vocabulary");
+    require(config.context, 1, kMaxModelContext, "context");
+    require(config.d, 1, kMaxModelWidth, "d");
+    scale_factor(config.scale, config.d);  // throws on a bad custom factor
+}
+
+const std::array<const char*, Parameters::kCount>& Parameters::names() {
+    static const std::array<const char*, kCount> names = {"embedding", "position", "query",      "key",
+                                                          "value",     "output",   "unembedding"};
+    return names;
+}
+
+std::array<Matrix*, Parameters::kCount> Parameters::all() {
+    return {&embedding, &position, &query, &key, &value, &output, &unembedding};
+}
+
+std::array<const Matrix*, Parameters::kCount> Parameters::all() const {
+    return {&embedding, &position, &query, &key, &value, &output, &unembedding};
+}
+
+Parameters zero_parameters(const ModelConfig& config) {
+    validate_config(config);
+    const int V = config.vocabulary, T = config.context, d = config.d;
+    return {Matrix(V, d), Matrix(T, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, V)};
+}
+
+Parameters initial_parameters(const ModelConfig& config, std::uint64_t seed) {
+    validate_config(config);
+    const int V = config.vocabulary, T = config.context, d = config.d;
+    TorchGenerator generator(seed);
+    // The multipliers as torch applies them: a Python float rounded to float32.
+    const float half = static_cast<float>(1 / std::sqrt(2.0));
+    const float width = static_cast<float>(1 / std::sqrt(static_cast<double>(d)));
+    Parameters p;
+    p.embedding = randn_matrix(generator, V, d, half);
+    p.position = randn_matrix(generator, T, d, half);
+    p.query = randn_matrix(generator, d, d, width);
+    p.key = randn_matrix(generator, d, d, width);
+    p.value = randn_matrix(generator, d, d, width);
+    p.output = randn_matrix(generator, d, d, width);
+    p.unembedding = randn_matrix(generator, d, V, width);
+    return p;
+}
+
+double frobenius_norm(const Matrix& m) {
+    double sum = 0;
+    for (float x : m.values) sum += static_cast<double>(x) * x;
+    return std::sqrt(sum);
+}
+
+Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch& batch,
+                    Parameters* gradients) {
+    validate_config(config);
+    require_parameter_shapes(config, p);
+    require_tokens(config, batch);
+    if (gradients) require_parameter_shapes(config, *gradients);
+    const int B = batch.batch, T = batch.context, d = config.d;
+
+    // Forward. 1. embed and project every position of the batch at once.
+    const Matrix x = embed(p, batch);
+    const Matrix q = multiply(x, p.query), k = multiply(x, p.key), v = multiply(x, p.value);
+    // 2. attention, window by window (its checks reject non-finite q, k, v: a diverged run).
+    Matrix heads(B * T, d);
+    std::vector<Matrix> weights;
+    double scale = 1;
+    Evaluation result;
+    for (int b = 0; b < B; ++b) {
+        WindowAttention head =
+            causal_attention(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T), config.scale);
+        set_rows(heads, b * T, head.output);
+        if (!gradients) {  // a training step does not read the summary, and its logarithms cost
+            const RowStatistics stats = row_statistics(head.weights);
+            for (int t = 0; t < T; ++t) {
+                result.attention.mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
+                result.attention.mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
+            }
+        }
+        scale = head.scale;
+        weights.push_back(std::move(head.weights));
+    }
+    result.attention.mean_entropy_nats /= B * T;
+    result.attention.mean_peak_weight /= B * T;
+    // 3. residual, unembedding, loss.
+    Matrix h = multiply(heads, p.output);
+    for (std::size_t e = 0; e < h.values.size(); ++e) h.values[e] += x.values[e];
+    Matrix logits = multiply(h, p.unembedding);
+    if (!gradients) {
+        result.loss = cross_entropy(logits, batch, nullptr);
+        return result;
+    }
+    Matrix d_logits(B * T, config.vocabulary);
+    result.loss = cross_entropy(logits, batch, &d_logits);
+
+    // Backward, the same passes in reverse. Every weight gradient is (input)ᵀ·(gradient of
+    // its output); every input gradient is (gradient of the output)·(weight)ᵀ.
+    Parameters& g = *gradients;
+    for (Matrix* m : g.all()) std::fill(m->values.begin(), m->values.end(), 0.0f);
+    // 3. logits = h·U;  h = x + heads·Wo.
+    add_transposed_times(g.unembedding, h, d_logits);
+    Matrix d_h(B * T, d);
+    add_times_transposed(d_h, d_logits, p.unembedding);
+    add_transposed_times(g.output, heads, d_h);
+    Matrix d_heads(B * T, d);
+    add_times_transposed(d_heads, d_h, p.output);
+    // 2. attention, window by window, from the forward's weights.
+    Matrix d_q(B * T, d), d_k(B * T, d), d_v(B * T, d);
+    for (int b = 0; b < B; ++b) {
+        const AttentionGradients window =
+            backward_from_weights(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T),
+                                  weights[static_cast<std::size_t>(b)], scale, rows_of(d_heads, b * T, T));
+        set_rows(d_q, b * T, window.dq);
+        set_rows(d_k, b * T, window.dk);
+        set_rows(d_v, b * T, window.dv);
+    }
+    // 1. q, k, v = x·W;  x reaches the loss through them and through the residual.
+    add_transposed_times(g.query, x, d_q);
+    add_transposed_times(g.key, x, d_k);
+    add_transposed_times(g.value, x, d_v);
+    Matrix d_x = d_h;
+    add_times_transposed(d_x, d_q, p.query);
+    add_times_transposed(d_x, d_k, p.key);
+    add_times_transposed(d_x, d_v, p.value);
+    // x = E[token] + P[position]: each row's gradient goes to its token's and its position's row.
+    for (int b = 0; b < B; ++b)
+        for (int t = 0; t < T; ++t) {
+            const float* d_x_row = &d_x.values[index(b * T + t, 0, d)];
+            float* e_row = &g.embedding.values[index(input_token(batch, b, t), 0, d)];
+            float* p_row = &g.position.values[index(t, 0, d)];
+            for (int c = 0; c < d; ++c) {
+                e_row[c] += d_x_row[c];
+                p_row[c] += d_x_row[c];
+            }
+        }
+    return result;
+}
+
+HeadInputs head_inputs_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
+    Batch window;
+    window.batch = 1;
+    window.context = static_cast<int>(tokens.size());
+    window.tokens = tokens;
+    window.tokens.push_back(0);  // a target is never read here; it only completes the window
+    validate_config(config);
+    require_parameter_shapes(config, p);
+    require_tokens(config, window);
+    HeadInputs in;
+    in.x = embed(p, window);
+    in.q = multiply(in.x, p.query);
+    in.k = multiply(in.x, p.key);
+    in.v = multiply(in.x, p.value);
+    return in;
+}
+
+Matrix attention_weights_for(const ModelConfig& config, const Parameters& p, const std::vector<int>& tokens) {
+    const HeadInputs in = head_inputs_for(config, p, tokens);
+    return formula(in.q, in.k, in.v, config.scale, true).weights;
+}
+
+}  // namespace attention

@@ -1,0 +1,262 @@
+// learning_bindings.cpp: the learning section's core as a second Emscripten module
+// (attention-learning.js, inside dist/learning.js): the head's backward pass, the training runs
+// of section 6 and the trained head's map. The page loads it only when a reader picks the
+// trained head or nears section 6, so the page's own module (cpp/wasm/core_bindings.cpp) carries none of
+// the model, its gradients or the optimiser. Shared helpers and rules: cpp/wasm/bindings.hpp.
+#include "wasm/bindings.hpp"
+
+#include "learning/backward.hpp"
+#include "learning/training.hpp"
+#include "trained/learned_head.hpp"
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+using emscripten::val;
+using namespace attention;
+using namespace attention::js;
+
+// ---- The backward pass ------------------------------------------------------------------------
+
+namespace {
+
+// dQ, dK, dV of the head for the upstream gradient grad_output (T, d_v), in float32.
+val attention_backward_js(val q, val k, val v, double T, double d, double d_v, std::string scale,
+                          double factor, bool causal, val grad_output) {
+    return guarded([&] {
+        const AttentionGradients gradients =
+            backward(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
+                     parse_scale(scale, factor), causal, matrix_from(grad_output, T, d_v, "gradOutput"));
+        val result = val::object();
+        result.set("dq", matrix_object(gradients.dq));
+        result.set("dk", matrix_object(gradients.dk));
+        result.set("dv", matrix_object(gradients.dv));
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_learning) {
+    emscripten::function("attentionBackward", &attention_backward_js);
+}
+
+// ---- Training sessions ---------------------------------------------------------------------
+// The page trains three heads side by side. Each run lives here, keyed by a name the page
+// chooses, so JavaScript holds no handle to free: starting a name again replaces its run, and
+// stopping it (or a diverged step) frees it. A session also keeps a fixed probe window of the
+// text, whose attention the page draws as the head learns.
+
+namespace {
+
+constexpr int kMaxSessions = 8;         // the page uses three; a bound keeps a stray name from piling up
+constexpr int kMaxStepsPerCall = 1000;  // each call should stay short: the page asks again
+constexpr int kMaxTrainingBatch = 256;
+constexpr int kMaxTrainingWidth = 512;
+constexpr int kProbeLength = 24;  // characters in the window whose attention the page draws
+
+struct Session {
+    std::unique_ptr<TrainingRun> run;
+    std::vector<int> probe;  // token ids of the text's first characters
+};
+
+std::map<std::string, Session>& sessions() {
+    static std::map<std::string, Session> all;
+    return all;
+}
+
+Session& session_named(const std::string& name) {
+    auto found = sessions().find(name);
+    if (found == sessions().end())
+        throw std::invalid_argument("no training run is called \"" + name + "\" (start it first)");
+    return found->second;
+}
+
+OptimizerKind parse_optimizer(const std::string& name) {
+    if (name == "adam") return OptimizerKind::adam;
+    if (name == "sgd") return OptimizerKind::sgd;
+    throw std::invalid_argument("optimizer \"" + name + "\" is not one of adam, sgd");
+}
+
+val character_list(const std::vector<std::string>& characters) {
+    val list = val::array();
+    for (const std::string& c : characters) list.call<void>("push", c);
+    return list;
+}
+
+// Held-out loss, attention summary and the probe's weights: what the page draws after steps.
+void set_measurements(val& result, const Session& session) {
+    const Evaluation measured = session.run->evaluate();
+    result.set("step", static_cast<double>(session.run->steps_taken()));
+    result.set("heldOutLoss", measured.loss);
+    result.set("meanEntropy", measured.attention.mean_entropy_nats);
+    result.set("meanPeak", measured.attention.mean_peak_weight);
+    result.set("weights", matrix_object(attention_weights_for(session.run->config(),
+                                                              session.run->parameters(), session.probe)));
+}
+
+val training_start_js(std::string name, std::string text, double d, std::string scale, double factor,
+                      std::string optimizer, double learning_rate, double seed, double batch,
+                      double context) {
+    return guarded([&] {
+        TrainingOptions options;
+        options.d = checked_int(d, "d", 1, kMaxTrainingWidth);
+        options.scale = parse_scale(scale, factor);
+        options.optimizer.kind = parse_optimizer(optimizer);
+        options.optimizer.learning_rate = learning_rate;
+        options.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
+        options.batch = checked_int(batch, "batch", 1, kMaxTrainingBatch);
+        options.context = checked_int(context, "context", 2, kMaxModelContext);
+        sessions().erase(name);  // a restart frees the old run before building the new one
+        if (static_cast<int>(sessions().size()) >= kMaxSessions)
+            throw std::invalid_argument("at most " + std::to_string(kMaxSessions) + " training runs at once");
+        Session session;
+        session.run = std::make_unique<TrainingRun>(text, options);
+        const std::vector<int> tokens = session.run->vocabulary().encode(text);
+        session.probe.assign(tokens.begin(),
+                             tokens.begin() + std::min<std::ptrdiff_t>(
+                                                  kProbeLength, static_cast<std::ptrdiff_t>(tokens.size())));
+        val result = val::object();
+        result.set("name", name);
+        result.set("vocabulary", character_list(session.run->vocabulary().characters()));
+        val probe = val::array();
+        for (int id : session.probe)
+            probe.call<void>("push", session.run->vocabulary().characters()[static_cast<std::size_t>(id)]);
+        result.set("probe", probe);
+        result.set("characters", static_cast<double>(tokens.size()));
+        set_measurements(result, session);
+        sessions()[name] = std::move(session);
+        return result;
+    });
+}
+
+// `count` steps; a step whose loss or gradients are not finite ends the run (it is removed, and
+// the error says at which step), so no NaN ever reaches the page.
+val training_steps_js(std::string name, double count) {
+    return guarded([&] {
+        Session& session = session_named(name);
+        const int steps = checked_int(count, "count", 1, kMaxStepsPerCall);
+        std::vector<float> losses, query_norms, key_norms;
+        try {
+            for (int s = 0; s < steps; ++s) {
+                const StepReport report = session.run->step();
+                if (!std::isfinite(report.loss) || !std::isfinite(report.query_gradient_norm) ||
+                    !std::isfinite(report.key_gradient_norm))
+                    throw std::invalid_argument("the loss or a gradient is no longer a finite number");
+                losses.push_back(static_cast<float>(report.loss));
+                query_norms.push_back(static_cast<float>(report.query_gradient_norm));
+                key_norms.push_back(static_cast<float>(report.key_gradient_norm));
+            }
+            val result = val::object();
+            result.set("losses", copy_out(losses));
+            result.set("queryGradientNorms", copy_out(query_norms));
+            result.set("keyGradientNorms", copy_out(key_norms));
+            set_measurements(result, session);
+            return result;
+        } catch (const std::invalid_argument& error) {
+            const long step = session.run->steps_taken() + 1;
+            sessions().erase(name);
+            throw std::invalid_argument("the run diverged at step " + std::to_string(step) + " (" +
+                                        error.what() + "); try a smaller learning rate");
+        }
+    });
+}
+
+val training_stop_js(std::string name) {
+    val result = val::object();
+    result.set("stopped", sessions().erase(name) > 0);
+    return result;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_training) {
+    emscripten::function("trainingStart", &training_start_js);
+    emscripten::function("trainingSteps", &training_steps_js);
+    emscripten::function("trainingStop", &training_stop_js);
+}
+
+// ---- The learned head on the map -----------------------------------------------------------
+// The page holds the saved head (web/assets/learned-head.json, decoded to float32) and hands it
+// over once (learnedHeadLoad): copying its 26,000 weights in on every keystroke would cost more
+// than the map itself. Loading again replaces it; each module instance (page, worker) has its own.
+
+namespace {
+
+// { vocabulary: [characters], context, d, scale, parameters: { embedding: Float32Array, … } }
+struct LearnedHead {
+    ModelConfig config;
+    Parameters parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+LearnedHead learned_head_from(const val& head) {
+    LearnedHead out;
+    out.vocabulary = Vocabulary(emscripten::vecFromJSArray<std::string>(head["vocabulary"]));
+    out.config.vocabulary = out.vocabulary.size();
+    out.config.context = checked_int(head["context"].as<double>(), "context", 1, kMaxModelContext);
+    out.config.d = checked_int(head["d"].as<double>(), "d", 1, kMaxModelWidth);
+    out.config.scale = parse_scale(head["scale"].as<std::string>(), 1);
+    validate_config(out.config);
+    out.parameters = zero_parameters(out.config);
+    // The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first five matrices in
+    // Parameters order. The output projection and the unembedding only predict the next
+    // character, so the page does not ship them (scripts/build-web.mjs) and they stay zero.
+    constexpr int kMapMatrices = 5;
+    for (int n = 0; n < kMapMatrices; ++n) {
+        const char* name = Parameters::names()[static_cast<std::size_t>(n)];
+        Matrix& m = *out.parameters.all()[static_cast<std::size_t>(n)];
+        m = matrix_from(head["parameters"][name], m.rows, m.cols, name);
+    }
+    return out;
+}
+
+std::unique_ptr<LearnedHead>& loaded_head() {
+    static std::unique_ptr<LearnedHead> head;
+    return head;
+}
+
+val learned_head_load_js(val head) {
+    return guarded([&] {
+        loaded_head() = std::make_unique<LearnedHead>(learned_head_from(head));
+        val result = val::object();
+        result.set("vocabulary", loaded_head()->vocabulary.size());
+        return result;
+    });
+}
+
+// The same result as attentionMap for the loaded head, plus where each row peaks.
+val learned_head_map_js(std::string text, std::string detail) {
+    return guarded([&] {
+        if (!loaded_head()) throw std::invalid_argument("no learned head is loaded (learnedHeadLoad first)");
+        const LearnedHead& saved = *loaded_head();
+        const MapDetail level = parse_detail(detail);
+        const LearnedHeadMap map =
+            learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
+        val result = map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v,
+                                map.head, map.stats);
+        result.set("init", std::string("trained"));
+        result.set("pos", std::string("learned"));
+        val peaks = val::array();
+        for (PeakTarget target : map.peaks) peaks.call<void>("push", std::string(peak_target_name(target)));
+        result.set("peakTargets", peaks);
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_learned_head) {
+    emscripten::function("learnedHeadLoad", &learned_head_load_js);
+    emscripten::function("learnedHeadMap", &learned_head_map_js);
+}
+
+EMSCRIPTEN_BINDINGS(attention_learning_heap) {
+    emscripten::function("heapInUse", &heap_in_use);
+}
