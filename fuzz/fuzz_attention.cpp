@@ -13,10 +13,15 @@
 //      a tolerance derived below from float32 rounding, and so on.
 // A broken promise prints what was seen and aborts, which libFuzzer records as a crash.
 // It is not a benchmark and not a unit test: tests/ holds the hand-checked cases.
-#include "attention.hpp"
+#include "attention/formula.hpp"
+#include "attention/kernel/fused.hpp"
+#include "attention/reference.hpp"
+#include "attention/statistics.hpp"
 #include "fuzz_input.hpp"
-#include "scenarios.hpp"
-#include "torch_random.hpp"
+#include "tutorial/equivalence.hpp"
+#include "tutorial/map.hpp"
+#include "tutorial/scale_study.hpp"
+#include "tutorial/torch_random.hpp"
 
 #include <algorithm>
 #include <cfloat>

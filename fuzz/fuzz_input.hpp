@@ -7,7 +7,7 @@
 // judge what it decodes: deciding which inputs are valid is the fuzz target's job.
 #pragma once
 
-#include "attention.hpp"
+#include "attention/formula.hpp"
 
 #include <cfloat>
 #include <climits>
