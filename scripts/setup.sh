@@ -45,3 +45,9 @@ fi
 if [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+
+# The commit-msg hook that holds commit subjects to CONTRIBUTING.md's convention, in clones only.
+if hooks=$(git rev-parse --git-path hooks 2>/dev/null); then
+  mkdir -p "$hooks"
+  cmp -s scripts/commit-msg "$hooks/commit-msg" || cp scripts/commit-msg "$hooks/commit-msg"
+fi

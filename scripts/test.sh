@@ -25,4 +25,4 @@ node scripts/build-web.mjs
 
 echo "== wasm module in Node, page in Chromium, essential checks in Chromium, Firefox and WebKit"
 node --test web/test/*.test.mjs
-node --test web/test/unit/*.test.mjs
+node --test web/test/unit/*.test.mjs scripts/test/*.test.mjs
