@@ -211,7 +211,8 @@ void save_weights(const TrainingRun& run, const Options& options, const Row& row
                   const std::vector<double>& offsets, const PeakCensus& census, const std::string& path) {
     nlohmann::json document;
     document["format"] =
-        "one-head character model (cpp/learning/model.hpp); each matrix row-major float16, little-endian, base64";
+        "one-head character model (cpp/learning/model.hpp); each matrix row-major float16, little-endian, "
+        "base64";
     document["corpus"] = "data/tinyshakespeare.txt";
     document["d"] = run.config().d;
     document["context"] = run.config().context;

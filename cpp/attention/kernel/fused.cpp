@@ -1,13 +1,13 @@
 // fused.cpp: the fast path. Attention without the T×T matrix: FlashAttention-2's loop order on
 // one CPU core, in SIMD. Output only; formula() (attention/formula.hpp) is the readable reference it is
-// tested against (tests/attention/kernel/test_fused.cpp). It is not multithreaded and has no batch axis, like the
-// rest of the core; it is one source for every compiler the project uses (g++, clang++, em++).
+// tested against (tests/attention/kernel/test_fused.cpp). It is not multithreaded and has no batch axis, like
+// the rest of the core; it is one source for every compiler the project uses (g++, clang++, em++).
 //
 // This file checks the inputs, packs them into the layout the kernel wants and allocates its
-// scratch; the kernel itself (blocks, micro-kernels, online softmax) is cpp/attention/kernel/fused_kernel.hpp,
-// shared with the relaxed-SIMD wasm module. In the wasm build, fused() hands its Plan to that
-// module when the browser runs relaxed SIMD (cpp/attention/kernel/relaxed-library.js) and runs the same
-// kernel in simd128 otherwise.
+// scratch; the kernel itself (blocks, micro-kernels, online softmax) is
+// cpp/attention/kernel/fused_kernel.hpp, shared with the relaxed-SIMD wasm module. In the wasm build, fused()
+// hands its Plan to that module when the browser runs relaxed SIMD (cpp/attention/kernel/relaxed-library.js)
+// and runs the same kernel in simd128 otherwise.
 
 #include "attention/kernel/fused.hpp"
 #include "attention/checks.hpp"

@@ -1,5 +1,5 @@
-// fused_kernel.hpp: the inner part of the fast path (cpp/attention/kernel/fused.cpp): the portable SIMD layer, the
-// two multiply-add micro-kernels and the online softmax over tiles of keys, working on inputs that
+// fused_kernel.hpp: the inner part of the fast path (cpp/attention/kernel/fused.cpp): the portable SIMD
+// layer, the two multiply-add micro-kernels and the online softmax over tiles of keys, working on inputs that
 // fused.cpp has already checked and packed. A header, and no allocation or libc call in it,
 // because two programs compile it: fused.cpp everywhere (g++, clang++, em++ with -msimd128),
 // and cpp/attention/kernel/relaxed_kernel.cpp, the small standalone wasm module that clang-19 builds with

@@ -1,5 +1,6 @@
 // products: the register-blocked matrix products under the model's forward and backward passes
-// (learning/model.cpp, learning/backward.cpp) and the map's projections (tutorial/map.cpp). Internal to the core.
+// (learning/model.cpp, learning/backward.cpp) and the map's projections (tutorial/map.cpp). Internal to the
+// core.
 //
 // Every product here is out(i, j) += Σ_p a(i, p)·b(p, j), with the terms added one at a time, in
 // increasing p, onto the value already in out, each product and each sum rounded on its own:

@@ -1,8 +1,8 @@
-// Tests of the fast path (cpp/attention/kernel/fused.cpp) against formula(), the readable reference: a table of
-// lengths that are no multiple of any tile or vector width, head widths from 1 to 256 with
-// d_v != d, both masks and several key tiles; then the cases the fast path treats specially
-// (skipped tiles, exact zeros under the mask, logits whose exp underflows) and the extremes
-// that fuzz/ found (scores near 1e18, values near FLT_MAX, a scale that rounds to 0).
+// Tests of the fast path (cpp/attention/kernel/fused.cpp) against formula(), the readable reference: a table
+// of lengths that are no multiple of any tile or vector width, head widths from 1 to 256 with d_v != d, both
+// masks and several key tiles; then the cases the fast path treats specially (skipped tiles, exact zeros
+// under the mask, logits whose exp underflows) and the extremes that fuzz/ found (scores near 1e18, values
+// near FLT_MAX, a scale that rounds to 0).
 #include "catch.hpp"
 #include "test_support.hpp"
 
