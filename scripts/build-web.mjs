@@ -39,9 +39,8 @@ const SHAKESPEARE_CHARACTERS = 60000;
 const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
 const learnedHeadFile = join(root, 'web/assets/learned-head.json');
 
-// A script minified by terser. On an Emscripten module's script, which Emscripten 3.1.6 links
-// with the whitespace gone but every name whole, it saves 3.6 KB gzipped per module; on app.js,
-// after esbuild's minifier (two passes), 2.3 KB. The name `_scriptDir` stays: the compute
+// A script minified by terser, after Emscripten 3.1.6 (which removes whitespace but keeps every
+// name) or esbuild's minifier: a few KB less gzipped per script. The name `_scriptDir` stays: the compute
 // worker rebuilds the core's factory from its source text and declares that one variable for
 // it (web/src/compute/start-worker.js).
 async function minified(file) {

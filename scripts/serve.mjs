@@ -3,8 +3,7 @@
 // folder only, the right content types, gzip when the browser accepts it, and a
 // revalidate-every-time cache policy (the files keep their names between builds). Each file is
 // compressed once per version (its size and modification time), as a static host serves
-// precompressed files: compressing attention-core.js and app.js on every request cost the
-// first map about 20 ms on this two-core machine (median of 20 loads each, alternated).
+// precompressed files: compressing the large scripts on every request delays the first map.
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';

@@ -17,8 +17,7 @@ namespace {
 // a: (n, m), b: (m, p) -> (n, p). Accumulated in double: these are inputs to the head, and
 // keeping them close to exact keeps our rounding below torch's. The sums are products.hpp's
 // register-blocked ones, in double: each term added in increasing order onto +0, as the plain
-// loop adds them, so every bit is as before, in about 40% of the time (a map at T = 512,
-// d = 64 spent a fifth of its time here).
+// loop adds them, so every bit is as the plain loop's, in a fraction of its time.
 Matrix matmul(const Matrix& a, const Matrix& b) {
     const std::vector<double> a_wide(a.values.begin(), a.values.end());  // (n, m)
     const std::vector<double> b_wide(b.values.begin(), b.values.end());  // (m, p)

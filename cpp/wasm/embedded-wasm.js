@@ -4,9 +4,8 @@
 // URL and Node, none of which then fetches a .wasm file.
 // The wasm rides deflated, then base64-encoded: gzip over the script finds nothing more to
 // squeeze from deflated bytes, and base64's 64 symbols cost it 6 bits each, so the script
-// gzips to what the bare .wasm would (64.4 against 64.2 KB for the page's core; hex, before,
-// gave 70.5). Read without compression (from disk, or from a host that does not gzip) it is
-// 86 KB rather than hex's 284. The relaxed-SIMD kernel comes the same way
+// gzips to about what the bare .wasm would, and stays small read without compression (from
+// disk, or from a host that does not gzip). The relaxed-SIMD kernel comes the same way
 // (cpp/attention/kernel/relaxed-library.js).
 
 // base64 of zlib-deflated bytes -> a promise of the bytes. DecompressionStream: Chromium 80,

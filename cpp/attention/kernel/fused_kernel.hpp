@@ -128,15 +128,11 @@ inline Floats exp2_nonpositive(Floats x) {
 // the group's query vectors by broadcast scalars: the score kernel by kKeyBlock keys' values at
 // one depth, the weighted sum by kValueBlock value columns of one key; each keeps kQueryVectors ×
 // (kKeyBlock or kValueBlock) accumulators in registers. Enough accumulators hide the latency of
-// a multiply-add (4 cycles, 2 per cycle on the machines measured: at least 8 chains), and what
-// the inner loop loads must fit beside them in 15 XMM registers (V8 keeps the 16th as scratch).
-// Node 20's V8 loads every operand of an iteration first, so in wasm 3 × 3 (9 accumulators, 3
-// vectors, 3 broadcasts) is the widest that fits there: 2 × 4 (8 chains) was 5% slower and 2 × 6
-// spilled and was 20% slower. Chromium 156's V8 reuses one register for the broadcasts and ran
-// 2 × 6 about 3% faster than 3 × 3; 3 × 3 is kept because it fits either way. (Unrolling the
-// depth loop in the source let clang-19 hoist four steps' loads together: spills, 25% slower;
-// V8 unrolls these loops itself.) AVX2 has 16 registers and AVX-512 32, and the native compilers
-// keep broadcasts in memory operands.
+// a multiply-add (at least 8 chains), and what the inner loop loads must fit beside them in the
+// 15 XMM registers V8 gives wasm. In wasm 3 × 3 (9 accumulators, 3 vectors, 3 broadcasts) is the
+// widest block that fits in every V8 we test; the shapes tried and their timings are in
+// docs/benchmarks.md ("The fused kernel"). AVX2 has 16 registers and AVX-512 32, and the native
+// compilers keep broadcasts in memory operands.
 #if defined(__AVX512F__)
 constexpr int kQueryVectors = 2;
 constexpr int kKeyBlock = 12;   // 24 accumulators
