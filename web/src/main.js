@@ -70,7 +70,7 @@ async function learnedMap(core, learning, state) {
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };
   } catch (error) {
-    return { error: error.message };
+    return { error: error.message, field: error.field };
   }
 }
 

@@ -10,7 +10,6 @@ import {
   mapModel,
   recipeNote,
   rowAverages,
-  scaleName,
   table,
   TABLE_LIMIT,
   textNote,
@@ -34,7 +33,7 @@ const TWO = Object.freeze({
   weights: new Float32Array([1, 0, 0.25, 0.75]),
   rawScores: new Float32Array([2, 9, -1, 1.2]),
   scaledScores: new Float32Array([1, 4.5, -0.5, 0.6]),
-  scale: 0.5,
+  scaleFactor: 0.5,
   workingRows: 2,
   q: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0]),
   k: new Float32Array([0, 0, 1, 0, 0, 0, 0, 1]),
@@ -132,10 +131,7 @@ test('the numbers table keeps the statistics columns and says when it is cut', (
   assert.match(cut.caption, new RegExp(`first ${TABLE_LIMIT} of ${T} tokens`));
 });
 
-test('scale names and the PNG title line carry the settings', () => {
-  assert.equal(scaleName({ mode: 'sqrt', factor: 1 }, 0.5), '1/√d = 0.50');
-  assert.equal(scaleName({ mode: 'custom', factor: 3.16 }, 3.16), '× 3.16');
-  assert.equal(scaleName({ mode: 'none', factor: 1 }, 1), 'no scaling');
+test('the PNG title line carries the settings', () => {
   assert.equal(
     exportTitle(DEFAULT_STATE),
     'Attention weights for “To be, or not” · characters · d = 24 · seed 1 · causal · scale 1/√d · tutorial recipe · no positions · vectors per position',
@@ -168,7 +164,7 @@ const THREE = Object.freeze({
   tokens: ['a', 'b', 'c'],
   T: 3,
   d: 64,
-  scale: 0.125,
+  scaleFactor: 0.125,
   weights: new Float32Array([1, 0, 0, 0.6, 0.4, 0, 0.1, 0.3, 0.6]),
   peakWeight: new Float32Array([1, 0.6, 0.6]),
   effectiveTokens: new Float32Array([1, 1.96, 2.3]),
