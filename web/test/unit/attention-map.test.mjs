@@ -9,7 +9,6 @@ import {
   inspectCell,
   mapModel,
   recipeNote,
-  rowAverages,
   table,
   TABLE_LIMIT,
   textNote,
@@ -19,8 +18,6 @@ import {
   corpusSentence,
   learnedNote,
   liveSentence,
-  meanPreviousWeight,
-  peakTally,
 } from '../../src/figures/attention-map/learned-note.js';
 import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
 import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
@@ -40,12 +37,6 @@ const TWO = Object.freeze({
   peakWeight: new Float32Array([1, 0.75]),
   entropy: new Float32Array([0, 0.5623]),
   effectiveTokens: new Float32Array([1, 1.7548]),
-});
-
-test('row averages are the plain means of the core’s row statistics', () => {
-  const { peak, effective } = rowAverages(TWO);
-  assert.equal(peak, 0.875);
-  assert.ok(Math.abs(effective - 1.3774) < 1e-6, `effective ${effective}`);
 });
 
 test('the inspector plugs the real numbers in, and says why a masked cell is 0', () => {
@@ -174,24 +165,6 @@ const LEARNED_STATE = withLearnedHead({ ...DEFAULT_STATE, text: 'abc', vectors: 
 const savedHead = JSON.parse(
   readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
 );
-
-test('the peak tally leaves out row 0 and counts each place the core names', () => {
-  const { counts, rows } = peakTally(['only key', 'previous', 'previous', 'space', 'two back']);
-  assert.equal(rows, 4);
-  assert.deepEqual(counts, {
-    previous: 2,
-    'two back': 1,
-    itself: 0,
-    space: 1,
-    'word start': 0,
-    elsewhere: 0,
-  });
-});
-
-test('the weight one character back is averaged over rows 1 … T − 1', () => {
-  assert.ok(Math.abs(meanPreviousWeight(THREE) - (0.6 + 0.3) / 2) < 1e-7);
-  assert.equal(meanPreviousWeight({ T: 1, weights: new Float32Array([1]) }), null);
-});
 
 test('the live sentence describes the reader’s text from its own rows', () => {
   assert.equal(

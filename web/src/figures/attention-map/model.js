@@ -2,6 +2,7 @@
 // numbers, labels, table rows, the notes beside the map and the text box). Pure: no DOM, runs
 // in Node. Sentences are arrays of segments: strings, or { term } for a glossary word.
 import { compact, fixed, visibleToken } from '../../lib/format.js';
+import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
 import { customScale, scaleLabel } from '../../lib/scale.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
 import { isTutorialFigure } from '../../state.js';
@@ -18,23 +19,6 @@ const POSITION_NAMES = {
   sinusoidal: 'sinusoidal positions added',
   rope: 'RoPE',
 };
-
-export function rowAverages(result) {
-  let peak = 0;
-  let effective = 0;
-  for (let i = 0; i < result.T; i++) {
-    peak += result.peakWeight[i];
-    effective += result.effectiveTokens[i];
-  }
-  return { peak: peak / result.T, effective: effective / result.T };
-}
-
-// The largest weight of the map is the largest row peak: T values to scan instead of T².
-export function largestWeight(result) {
-  let largest = 0;
-  for (const peak of result.peakWeight) if (peak > largest) largest = peak;
-  return largest || 1;
-}
 
 export function isMasked(state, row, col) {
   return state.causal && col > row;

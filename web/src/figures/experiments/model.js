@@ -6,8 +6,11 @@ import { DEFAULT_STATE, sameState, withLearnedHead } from '../../state.js';
 import { fixed, scientific } from '../../lib/format.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
 import { INVERSE_D, namedScale, STANDARD_SCALE, UNSCALED } from '../../lib/scale.js';
-import { meanPreviousWeight, peakTally } from '../attention-map/learned-note.js';
-import { rowAverages as averages } from '../attention-map/model.js';
+import {
+  meanPreviousWeight,
+  peakTally,
+  rowAverages as averages,
+} from '../../lib/map-statistics.js';
 
 // Scale experiments run on the standard recipe (q, k of spread 1, as section 5 assumes), with
 // no mask so every row spreads over the same T tokens and 1/T is "uniform".

@@ -5,7 +5,7 @@
 // never redone here (a weight's row max and row sum are the core's rowMax and rowSum).
 import { compact, fixed, scientific, visibleToken } from '../../lib/format.js';
 import { magma } from '../../lib/magma.js';
-import { largestWeight } from '../attention-map/model.js';
+import { largestWeight } from '../../lib/map-statistics.js';
 import { CUSTOM, INVERSE_D, INVERSE_SQRT_D, scaleLabel, UNSCALED } from '../../lib/scale.js';
 
 export const MAX_TOKENS = 16; // rows and key columns shown (the tutorial's 13 all fit)
