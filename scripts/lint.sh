@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The layout and lint checks `npm test` runs first: Biome for JavaScript, CSS and JSON,
-# clang-format for C++. Fails on any finding. `npm run format` rewrites the tree instead.
+# clang-format for C++, no function over 80 lines (scripts/function-length.mjs: web/src, cpp,
+# fuzz) and no figure importing another (scripts/figure-imports.mjs). Fails on any finding.
+# `npm run format` rewrites the layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,5 +17,10 @@ if [ "$mode" = write ]; then
 else
   npx biome check .
   cxx_files | xargs "$clang_format" --dry-run --Werror
+  # Both structure checks run, so one report lists every finding.
+  status=0
+  node scripts/function-length.mjs web/src cpp fuzz || status=1
+  node scripts/figure-imports.mjs || status=1
+  if [ "$status" != 0 ]; then exit 1; fi
   echo "lint: clean"
 fi

@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== lint: Biome (JavaScript, CSS, JSON) and clang-format (C++)"
+echo "== lint: Biome (JavaScript, CSS, JSON), clang-format (C++), function length, figure imports"
 bash scripts/lint.sh
+node --test scripts/*.test.mjs
 
 echo "== native: build and Catch2 tests"
 bash scripts/build-native.sh native

@@ -1,14 +1,17 @@
 // bindings.hpp: what the two Emscripten modules' bindings share (cpp/wasm/core_bindings.cpp, the page's
-// core, and cpp/wasm/learning_bindings.cpp, the learning section's): checked numbers from
-// JavaScript, typed arrays in and out, the names the page uses for scales and details, and
-// errors returned as { error } instead of thrown across the boundary.
+// core, and cpp/wasm/learning_bindings.cpp, the learning section's): requests read by name, checked
+// numbers from JavaScript, typed arrays in and out, the names the page uses for scales and
+// details, and errors returned as { error } instead of thrown across the boundary.
 //
-// Every function takes typed arrays (or plain arrays) and numbers, and returns a fresh plain
-// object whose arrays are copies out of wasm memory: JS never holds a view into the heap,
-// which would die when memory grows, and never owns a handle it must .delete(). A core
-// exception comes back as { error: "message" }; web/src/core.js turns that into a thrown
-// Error. Numbers a person types (d, seed, T, draws) arrive as doubles and are checked here,
-// so that 2.5 or NaN gets a message instead of being truncated silently.
+// Every function that takes more than a couple of arguments takes one request object and reads
+// its fields by name (web/src/core.js fills in the defaults), and returns a fresh plain object
+// whose arrays are copies out of wasm memory: JS never holds a view into the heap, which would
+// die when memory grows, and never owns a handle it must .delete(). A refusal comes back as
+// { error: { message, field } }, field naming the request field at fault ("text", "scale", …;
+// null when no one field is), so the page puts the message beside that field's control;
+// web/src/core.js turns it into a thrown Error carrying .field. Numbers a person types (d, seed,
+// T, draws) arrive as doubles and are checked here, so that 2.5 or NaN gets a message instead of
+// being truncated silently.
 #pragma once
 
 #include "attention/formula.hpp"
@@ -20,6 +23,7 @@
 #include <malloc.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <stdexcept>
@@ -32,6 +36,25 @@ namespace attention::js {
 using emscripten::val;
 
 inline constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1: JS numbers are exact below it
+
+// A refusal that names the request field at fault.
+struct FieldError : std::invalid_argument {
+    std::string field;
+    FieldError(std::string field_name, const std::string& message)
+        : std::invalid_argument(message), field(std::move(field_name)) {}
+};
+
+// step(), whose refusal is blamed on `field` (a FieldError from inside keeps its own field).
+template <typename F>
+inline auto in_field(const std::string& field, F&& step) -> decltype(step()) {
+    try {
+        return step();
+    } catch (const FieldError&) {
+        throw;
+    } catch (const std::invalid_argument& error) {
+        throw FieldError(field, error.what());
+    }
+}
 
 inline double checked_integer(double value, const char* name, double low, double high) {
     if (!std::isfinite(value) || std::floor(value) != value)
@@ -88,44 +111,139 @@ inline Enum parse_choice(const char* argument, const std::string& value,
     throw std::invalid_argument(std::string(argument) + " \"" + value + "\" is not one of " + names);
 }
 
-// URL-style names: "sqrt" (1/√d), "d" (1/d), "none", or "custom" with a factor.
-inline Scale parse_scale(const std::string& mode, double factor) {
-    const ScaleMode parsed = parse_choice<ScaleMode>("scale", mode,
-                                                     {{"sqrt", ScaleMode::inverse_sqrt_d},
-                                                      {"d", ScaleMode::inverse_d},
-                                                      {"none", ScaleMode::none},
-                                                      {"custom", ScaleMode::custom}});
-    return parsed == ScaleMode::custom ? Scale::custom(factor) : Scale{parsed, 1.0};
+// ---- Requests: fields read by name ------------------------------------------------------------
+
+// A request must be a plain object; `function` names the call for the message.
+inline void require_request(const val& request, const char* function) {
+    if (request.typeOf().as<std::string>() != "object" || request.isNull() || request.isArray())
+        throw std::invalid_argument(std::string(function) + " takes one request object { … }");
+}
+
+// object[key] if it has the JavaScript type `type`; else a FieldError blaming `field` that names
+// the value by `path` ("d", "scale.mode").
+inline val typed(const val& object, const char* key, const char* type, const std::string& field,
+                 const std::string& path) {
+    val value = object[key];
+    const std::string actual = value.typeOf().as<std::string>();
+    if (actual == type) return value;
+    const std::string article = std::string("aeiou").find(type[0]) == std::string::npos ? "a " : "an ";
+    if (actual == "undefined") throw FieldError(field, path + " is missing (" + article + type + ")");
+    const std::string got = value.isNull() ? "null" : (actual == "object" ? "an " : "a ") + actual;
+    throw FieldError(field, path + " must be " + article + type + ", not " + got);
+}
+
+inline bool has_field(const val& request, const char* name) {
+    return !request[name].isUndefined();
+}
+
+inline std::string string_field(const val& request, const char* name) {
+    return typed(request, name, "string", name, name).as<std::string>();
+}
+
+inline double number_field(const val& request, const char* name) {
+    return typed(request, name, "number", name, name).as<double>();
+}
+
+inline bool bool_field(const val& request, const char* name) {
+    return typed(request, name, "boolean", name, name).as<bool>();
+}
+
+inline int int_field(const val& request, const char* name, int low, int high) {
+    const double value = number_field(request, name);
+    return in_field(name, [&] { return checked_int(value, name, low, high); });
+}
+
+inline std::uint64_t seed_field(const val& request, const char* name) {
+    const double value = number_field(request, name);
+    return in_field(
+        name, [&] { return static_cast<std::uint64_t>(checked_integer(value, name, 0, kMaxSafeInteger)); });
+}
+
+// An array or typed array of numbers.
+inline val array_field(const val& request, const char* name) {
+    val value = request[name];
+    if (value.typeOf().as<std::string>() == "object" && !value.isNull() && value["length"].isNumber())
+        return value;
+    if (value.isUndefined()) throw FieldError(name, std::string(name) + " is missing (an array of numbers)");
+    throw FieldError(name, std::string(name) + " must be an array of numbers");
+}
+
+// A (rows, cols) row-major matrix of the request.
+inline Matrix matrix_field(const val& request, const char* name, double rows, double cols) {
+    const val array = array_field(request, name);
+    return in_field(name, [&] { return matrix_from(array, rows, cols, name); });
+}
+
+// One of `choices`, by its name.
+template <typename Enum>
+inline Enum choice_field(const val& request, const char* name,
+                         std::initializer_list<std::pair<const char*, Enum>> choices) {
+    const std::string value = string_field(request, name);
+    return in_field(name, [&] { return parse_choice<Enum>(name, value, choices); });
+}
+
+// A scale: { mode: "sqrt" (1/√d) | "d" (1/d) | "none" | "custom", factor } (factor read only for
+// "custom"), the one form a scale has in JavaScript (web/src/lib/scale.js), as Scale is here.
+// Its range is checked where its width is known (scale_factor()).
+inline Scale scale_field(const val& request, const char* name) {
+    const val scale = request[name];
+    if (scale.typeOf().as<std::string>() != "object" || scale.isNull() || scale.isArray())
+        throw FieldError(name, std::string(name) +
+                                   " must be an object { mode: 'sqrt' | 'd' | 'none' | 'custom', factor }");
+    const std::string mode =
+        typed(scale, "mode", "string", name, std::string(name) + ".mode").as<std::string>();
+    const ScaleMode parsed = in_field(name, [&] {
+        return parse_choice<ScaleMode>(name, mode,
+                                       {{"sqrt", ScaleMode::inverse_sqrt_d},
+                                        {"d", ScaleMode::inverse_d},
+                                        {"none", ScaleMode::none},
+                                        {"custom", ScaleMode::custom}});
+    });
+    if (parsed != ScaleMode::custom) return Scale{parsed, 1.0};
+    if (!has_field(scale, "factor"))
+        throw FieldError(
+            name, std::string(name) + ".factor is missing: a custom scale needs a factor greater than 0");
+    return Scale::custom(typed(scale, "factor", "number", name, std::string(name) + ".factor").as<double>());
 }
 
 // One token per "chars" (character) or "words".
-inline TokenMode parse_tokens(const std::string& tokens) {
-    return parse_choice<TokenMode>("tokens", tokens,
+inline TokenMode tokens_field(const val& request, const char* name) {
+    return choice_field<TokenMode>(request, name,
                                    {{"chars", TokenMode::characters}, {"words", TokenMode::words}});
 }
 
 // How much of the working a map returns: "all", "first-rows" (kWorkingRows queries) or "weights".
-inline MapDetail parse_detail(const std::string& detail) {
-    return parse_choice<MapDetail>("detail", detail,
+inline MapDetail detail_field(const val& request, const char* name) {
+    return choice_field<MapDetail>(request, name,
                                    {{"all", MapDetail::all},
                                     {"first-rows", MapDetail::first_rows},
                                     {"weights", MapDetail::weights_only}});
+}
+
+// The result of a refusal: { error: { message, field } }.
+inline val error_object(const std::string& message, val field) {
+    val error = val::object();
+    error.set("message", message);
+    error.set("field", field);
+    val result = val::object();
+    result.set("error", error);
+    return result;
 }
 
 template <typename F>
 inline val guarded(F&& compute) {
     try {
         return compute();
+    } catch (const FieldError& error) {
+        return error_object(error.what(), val(error.field));
     } catch (const std::exception& error) {
-        val result = val::object();
-        result.set("error", std::string(error.what()));
-        return result;
+        return error_object(error.what(), val::null());
     }
 }
 
-// The weights, what their softmax divided by, and each row's shape.
+// The weights, the factor their scores were scaled by, and each row's shape.
 inline void set_weights(val& result, const Intermediates& head, const RowStatistics& stats) {
-    result.set("scale", head.scale);
+    result.set("scaleFactor", head.scale);
     result.set("weights", matrix_object(head.weights));
     result.set("rowMax", copy_out(head.row_max));
     result.set("rowSum", copy_out(head.row_sum));

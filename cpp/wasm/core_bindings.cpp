@@ -1,8 +1,8 @@
 // bindings.cpp: the page's core as an Emscripten module (attention-core.js), through embind:
-// the map, the formula and the fused kernel, one cell's score, PyTorch's draws, the √d study,
-// the equivalence check and the core's limits. The learning section's functions are a second
-// module, loaded only when a reader gets there (cpp/wasm/learning_bindings.cpp); the helpers both
-// share, and the rules every binding follows, are in cpp/wasm/bindings.hpp.
+// the map and what it costs, the formula and the fused kernel, one cell's score, PyTorch's
+// draws, the √d study, the equivalence check and the core's limits. The learning section's functions are a
+// second module, loaded only when a reader gets there (cpp/wasm/learning_bindings.cpp); the helpers both share,
+// and the rules every binding follows, are in cpp/wasm/bindings.hpp.
 #include "wasm/bindings.hpp"
 
 #include "attention/formula.hpp"
@@ -12,6 +12,7 @@
 #include "tutorial/limits.hpp"
 #include "tutorial/map.hpp"
 #include "tutorial/scale_study.hpp"
+#include "tutorial/tokenize.hpp"
 #include "tutorial/torch_random.hpp"
 
 #include <emscripten/bind.h>
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <vector>
 
 using emscripten::val;
 using namespace attention;
@@ -26,23 +28,33 @@ using namespace attention::js;
 
 namespace {
 
-// The arguments formula() and fused() share, checked and copied into the core's types.
-struct HeadArguments {
+// What formula() and fused() are given: q, k (T, d) and v (T, dV), checked and copied in.
+struct HeadRequest {
     Matrix q, k, v;
     Scale scale;
+    bool causal = true;
 };
 
-HeadArguments head_arguments(const val& q, const val& k, const val& v, double T, double d, double d_v,
-                             const std::string& scale, double factor) {
-    return {matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
-            parse_scale(scale, factor)};
+// { q, k, v, T, d, dV, scale, causal }: T, d and dV are checked as the shapes of q, k and v (a
+// bad one is the matrix's fault: "q rows must be a whole number"). A custom factor out of range
+// is blamed on the scale here; what the core refuses after that (a NaN in q, scores that would
+// overflow) names no one field.
+HeadRequest head_request(const val& request, const char* function) {
+    require_request(request, function);
+    const double T = number_field(request, "T");
+    const double d = number_field(request, "d");
+    const double d_v = number_field(request, "dV");
+    HeadRequest in{matrix_field(request, "q", T, d), matrix_field(request, "k", T, d),
+                   matrix_field(request, "v", T, d_v), scale_field(request, "scale"),
+                   bool_field(request, "causal")};
+    if (in.q.cols >= 1) in_field("scale", [&] { scale_factor(in.scale, in.q.cols); });
+    return in;
 }
 
-val formula_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
-               bool causal) {
+val formula_js(val request) {
     return guarded([&] {
-        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
-        const Intermediates head = formula(in.q, in.k, in.v, in.scale, causal);
+        const HeadRequest in = head_request(request, "formula");
+        const Intermediates head = formula(in.q, in.k, in.v, in.scale, in.causal);
         val result = val::object();
         set_weights(result, head, row_statistics(head.weights));
         set_working(result, head);
@@ -50,27 +62,32 @@ val formula_js(val q, val k, val v, double T, double d, double d_v, std::string 
     });
 }
 
-val fused_js(val q, val k, val v, double T, double d, double d_v, std::string scale, double factor,
-             bool causal) {
+val fused_js(val request) {
     return guarded([&] {
-        const HeadArguments in = head_arguments(q, k, v, T, d, d_v, scale, factor);
+        const HeadRequest in = head_request(request, "fused");
         val result = val::object();
-        result.set("output", matrix_object(fused(in.q, in.k, in.v, in.scale, causal)));
+        result.set("output", matrix_object(fused(in.q, in.k, in.v, in.scale, in.causal)));
         return result;
     });
 }
 
-// q_i·k_j and its scaled score for one cell (score_of): q and k are the two rows, of length d.
-val score_of_js(val q_row, val k_row, std::string scale, double factor) {
+// q_i·k_j and its scaled score for one cell (score_of): { query, key, scale }, query and key
+// the two rows, of length d.
+val score_of_js(val request) {
     return guarded([&] {
-        const std::vector<float> q = emscripten::convertJSArrayToNumberVector<float>(q_row);
-        const std::vector<float> k = emscripten::convertJSArrayToNumberVector<float>(k_row);
+        require_request(request, "scoreOf");
+        const std::vector<float> q =
+            emscripten::convertJSArrayToNumberVector<float>(array_field(request, "query"));
+        const std::vector<float> k =
+            emscripten::convertJSArrayToNumberVector<float>(array_field(request, "key"));
+        const Scale scale = scale_field(request, "scale");
         if (q.size() != k.size())
-            throw std::invalid_argument("scoreOf needs a query and a key row of one length; got " +
+            throw FieldError("key", "scoreOf needs a query and a key row of one length; got " +
                                         std::to_string(q.size()) + " and " + std::to_string(k.size()));
         // score_of refuses a width outside 1…kMaxWidth, and non-finite entries.
         const int d = static_cast<int>(std::min<std::size_t>(q.size(), INT_MAX));
-        const Score score = score_of(q.data(), k.data(), d, scale_factor(parse_scale(scale, factor), d));
+        const double factor = d >= 1 ? in_field("scale", [&] { return scale_factor(scale, d); }) : 1.0;
+        const Score score = score_of(q.data(), k.data(), d, factor);
         val result = val::object();
         result.set("raw", score.raw);
         result.set("scaled", score.scaled);
@@ -93,29 +110,43 @@ val randn_js(double seed, val counts) {
     });
 }
 
-// The map figure in one call: attention_map() for any recipe, copied out for JavaScript.
-val attention_map_js(std::string text, std::string tokens, double d, double seed, std::string vectors,
-                     std::string init, std::string pos, std::string scale, double factor, bool causal,
-                     std::string detail) {
+// The map's recipe: { text, tokens, d, seed, vectors, init, pos }.
+MapRecipe map_recipe(const val& request) {
+    MapRecipe recipe;
+    recipe.text = string_field(request, "text");
+    recipe.tokens = tokens_field(request, "tokens");
+    recipe.d = int_field(request, "d", 1, kMaxMapWidth);
+    recipe.seed = seed_field(request, "seed");
+    recipe.vectors = choice_field<VectorMode>(
+        request, "vectors", {{"position", VectorMode::per_position}, {"token", VectorMode::per_token}});
+    recipe.init =
+        choice_field<Init>(request, "init", {{"tutorial", Init::tutorial}, {"standard", Init::standard}});
+    recipe.positions = choice_field<Positions>(
+        request, "pos",
+        {{"none", Positions::none}, {"sinusoidal", Positions::sinusoidal}, {"rope", Positions::rope}});
+    return recipe;
+}
+
+// The map figure in one call, for any recipe: the recipe's fields and { scale, causal, detail }.
+// It runs attention_map()'s two stages itself, so that each refusal names the field at fault:
+// map_inputs() refuses RoPE with an odd d (the positions' fault) and a text that is not UTF-8 or
+// makes no tokens or too many; once q and k are drawn, the head can refuse only a scale so
+// large that their scores would overflow.
+val attention_map_js(val request) {
     return guarded([&] {
-        MapRecipe recipe;
-        recipe.text = text;
-        recipe.tokens = parse_tokens(tokens);
-        recipe.d = checked_int(d, "d", 1, kMaxMapWidth);
-        recipe.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
-        recipe.vectors = parse_choice<VectorMode>(
-            "vectors", vectors, {{"position", VectorMode::per_position}, {"token", VectorMode::per_token}});
-        recipe.init =
-            parse_choice<Init>("init", init, {{"tutorial", Init::tutorial}, {"standard", Init::standard}});
-        recipe.positions = parse_choice<Positions>(
-            "pos", pos,
-            {{"none", Positions::none}, {"sinusoidal", Positions::sinusoidal}, {"rope", Positions::rope}});
-        const MapDetail level = parse_detail(detail);
-        const AttentionMap map = attention_map(recipe, parse_scale(scale, factor), causal, level);
-        val result = map_object(map.inputs.tokens, recipe.d, map.inputs.q, map.inputs.k, map.inputs.v,
-                                map.head, map.stats);
-        result.set("init", init);
-        result.set("pos", pos);
+        require_request(request, "attentionMap");
+        const MapRecipe recipe = map_recipe(request);
+        const Scale scale = scale_field(request, "scale");
+        const bool causal = bool_field(request, "causal");
+        const MapDetail detail = detail_field(request, "detail");
+        in_field("scale", [&] { scale_factor(scale, recipe.d); });
+        const bool odd_rope = recipe.positions == Positions::rope && recipe.d % 2 != 0;
+        const MapInputs in = in_field(odd_rope ? "pos" : "text", [&] { return map_inputs(recipe); });
+        const Intermediates head =
+            in_field("scale", [&] { return head_at_detail(in.q, in.k, in.v, scale, causal, detail); });
+        val result = map_object(in.tokens, recipe.d, in.q, in.k, in.v, head, row_statistics(head.weights));
+        result.set("init", string_field(request, "init"));
+        result.set("pos", string_field(request, "pos"));
         return result;
     });
 }
@@ -129,16 +160,24 @@ val series_object(const ScaleSeries& series) {
     return result;
 }
 
-val scale_study_js(val widths, double T, double draws, bool causal, double seed) {
+// { widths, T, draws }, checked: what a study is asked for and what its cost depends on.
+std::vector<int> widths_field(const val& request) {
+    std::vector<int> widths;
+    for (double w : emscripten::convertJSArrayToNumberVector<double>(array_field(request, "widths")))
+        widths.push_back(in_field("widths", [&] { return checked_int(w, "width", 1, kMaxWidth); }));
+    return widths;
+}
+
+// { widths, T, draws, causal, seed }: peak weight and entropy against width, for each scale.
+val scale_study_js(val request) {
     return guarded([&] {
+        require_request(request, "scaleStudy");
         ScaleStudyOptions options;
-        options.widths.clear();
-        for (double w : emscripten::convertJSArrayToNumberVector<double>(widths))
-            options.widths.push_back(checked_int(w, "width", 1, kMaxWidth));
-        options.T = checked_int(T, "T", 1, kMaxStudyT);
-        options.draws = checked_int(draws, "draws", 1, kMaxStudyDraws);
-        options.causal = causal;
-        options.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
+        options.widths = widths_field(request);
+        options.T = int_field(request, "T", 1, kMaxStudyT);
+        options.draws = int_field(request, "draws", 1, kMaxStudyDraws);
+        options.causal = bool_field(request, "causal");
+        options.seed = seed_field(request, "seed");
         const ScaleStudy study = scale_study(options);
         val result = val::object();
         result.set("widths", copy_out(study.options.widths));
@@ -184,25 +223,40 @@ val limits_js() {
     return result;
 }
 
-// What the map of `text` costs (map_multiply_adds), from the tokens it makes.
-val map_multiply_adds_js(std::string text, std::string tokens, double d) {
+// { text, tokens }: how many tokens the map of `text` has (it may be more than the map accepts).
+val token_count_js(val request) {
     return guarded([&] {
-        const TokenMode mode = parse_tokens(tokens);
-        const auto T = static_cast<int>(std::min<std::size_t>(tokenize(text, mode).size(), kMaxMapTokens));
+        require_request(request, "tokenCount");
+        const std::string text = string_field(request, "text");
+        const TokenMode mode = tokens_field(request, "tokens");
+        const std::size_t count = in_field("text", [&] { return tokenize(text, mode).size(); });
         val result = val::object();
-        result.set("multiplyAdds", map_multiply_adds(T, checked_int(d, "d", 1, kMaxMapWidth)));
+        result.set("T", static_cast<double>(count));
         return result;
     });
 }
 
-val study_multiply_adds_js(val widths, double T, double draws) {
+// { T, d }: what a map of T tokens at width d costs (map_multiply_adds); a T past the map's
+// limit, which the map refuses, is counted at the limit.
+val map_multiply_adds_js(val request) {
     return guarded([&] {
-        std::vector<int> checked;
-        for (double w : emscripten::convertJSArrayToNumberVector<double>(widths))
-            checked.push_back(checked_int(w, "width", 1, kMaxWidth));
+        require_request(request, "mapMultiplyAdds");
+        const int T = std::min(int_field(request, "T", 0, INT_MAX), kMaxMapTokens);
+        const int d = int_field(request, "d", 1, kMaxMapWidth);
         val result = val::object();
-        result.set("multiplyAdds", study_multiply_adds(checked, checked_int(T, "T", 1, kMaxStudyT),
-                                                       checked_int(draws, "draws", 1, kMaxStudyDraws)));
+        result.set("multiplyAdds", map_multiply_adds(T, d));
+        return result;
+    });
+}
+
+// { widths, T, draws }: Σ T²·d·draws, what the scale study would cost.
+val study_multiply_adds_js(val request) {
+    return guarded([&] {
+        require_request(request, "studyMultiplyAdds");
+        const std::vector<int> widths = widths_field(request);
+        val result = val::object();
+        result.set("multiplyAdds", study_multiply_adds(widths, int_field(request, "T", 1, kMaxStudyT),
+                                                       int_field(request, "draws", 1, kMaxStudyDraws)));
         return result;
     });
 }
@@ -219,6 +273,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("equivalence", &equivalence_js);
     emscripten::function("limits", &limits_js);
     emscripten::function("studyMultiplyAdds", &study_multiply_adds_js);
+    emscripten::function("tokenCount", &token_count_js);
     emscripten::function("mapMultiplyAdds", &map_multiply_adds_js);
     emscripten::function("heapInUse", &heap_in_use);
 }

@@ -26,13 +26,21 @@ using namespace attention::js;
 
 namespace {
 
-// dQ, dK, dV of the head for the upstream gradient grad_output (T, d_v), in float32.
-val attention_backward_js(val q, val k, val v, double T, double d, double d_v, std::string scale,
-                          double factor, bool causal, val grad_output) {
+// dQ, dK, dV of the head for the upstream gradient, in float32: { q, k, v, T, d, dV, scale,
+// causal, gradOutput }, gradOutput (T, dV).
+val attention_backward_js(val request) {
     return guarded([&] {
-        const AttentionGradients gradients =
-            backward(matrix_from(q, T, d, "q"), matrix_from(k, T, d, "k"), matrix_from(v, T, d_v, "v"),
-                     parse_scale(scale, factor), causal, matrix_from(grad_output, T, d_v, "gradOutput"));
+        require_request(request, "attentionBackward");
+        const double T = number_field(request, "T");
+        const double d = number_field(request, "d");
+        const double d_v = number_field(request, "dV");
+        const Matrix q = matrix_field(request, "q", T, d);
+        const Matrix k = matrix_field(request, "k", T, d);
+        const Matrix v = matrix_field(request, "v", T, d_v);
+        const Scale scale = scale_field(request, "scale");
+        if (q.cols >= 1) in_field("scale", [&] { scale_factor(scale, q.cols); });
+        const AttentionGradients gradients = backward(q, k, v, scale, bool_field(request, "causal"),
+                                                      matrix_field(request, "gradOutput", T, d_v));
         val result = val::object();
         result.set("dq", matrix_object(gradients.dq));
         result.set("dk", matrix_object(gradients.dk));
@@ -101,18 +109,41 @@ void set_measurements(val& result, const Session& session) {
                                                               session.run->parameters(), session.probe)));
 }
 
-val training_start_js(std::string name, std::string text, double d, std::string scale, double factor,
-                      std::string optimizer, double learning_rate, double seed, double batch,
-                      double context) {
+// { name, text, d, scale, optimizer, learningRate, seed, batch, context } → the options of a run.
+TrainingOptions training_options(const val& request) {
+    TrainingOptions options;
+    options.d = int_field(request, "d", 1, kMaxTrainingWidth);
+    options.scale = scale_field(request, "scale");
+    in_field("scale", [&] { scale_factor(options.scale, options.d); });
+    const std::string optimizer = string_field(request, "optimizer");
+    options.optimizer.kind = in_field("optimizer", [&] { return parse_optimizer(optimizer); });
+    options.optimizer.learning_rate = number_field(request, "learningRate");
+    options.seed = seed_field(request, "seed");
+    options.batch = int_field(request, "batch", 1, kMaxTrainingBatch);
+    options.context = int_field(request, "context", 2, kMaxModelContext);
+    return options;
+}
+
+// What trainingStart returns: the run's vocabulary and probe, then its first measurements.
+val started_object(const std::string& name, const Session& session, std::size_t characters) {
+    val result = val::object();
+    result.set("name", name);
+    result.set("vocabulary", character_list(session.run->vocabulary().characters()));
+    val probe = val::array();
+    for (int id : session.probe)
+        probe.call<void>("push", session.run->vocabulary().characters()[static_cast<std::size_t>(id)]);
+    result.set("probe", probe);
+    result.set("characters", static_cast<double>(characters));
+    set_measurements(result, session);
+    return result;
+}
+
+val training_start_js(val request) {
     return guarded([&] {
-        TrainingOptions options;
-        options.d = checked_int(d, "d", 1, kMaxTrainingWidth);
-        options.scale = parse_scale(scale, factor);
-        options.optimizer.kind = parse_optimizer(optimizer);
-        options.optimizer.learning_rate = learning_rate;
-        options.seed = static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger));
-        options.batch = checked_int(batch, "batch", 1, kMaxTrainingBatch);
-        options.context = checked_int(context, "context", 2, kMaxModelContext);
+        require_request(request, "trainingStart");
+        const std::string name = string_field(request, "name");
+        const std::string text = string_field(request, "text");
+        const TrainingOptions options = training_options(request);
         sessions().erase(name);  // a restart frees the old run before building the new one
         if (static_cast<int>(sessions().size()) >= kMaxSessions)
             throw std::invalid_argument("at most " + std::to_string(kMaxSessions) + " training runs at once");
@@ -122,15 +153,7 @@ val training_start_js(std::string name, std::string text, double d, std::string 
         session.probe.assign(tokens.begin(),
                              tokens.begin() + std::min<std::ptrdiff_t>(
                                                   kProbeLength, static_cast<std::ptrdiff_t>(tokens.size())));
-        val result = val::object();
-        result.set("name", name);
-        result.set("vocabulary", character_list(session.run->vocabulary().characters()));
-        val probe = val::array();
-        for (int id : session.probe)
-            probe.call<void>("push", session.run->vocabulary().characters()[static_cast<std::size_t>(id)]);
-        result.set("probe", probe);
-        result.set("characters", static_cast<double>(tokens.size()));
-        set_measurements(result, session);
+        val result = started_object(name, session, tokens.size());
         sessions()[name] = std::move(session);
         return result;
     });
@@ -189,7 +212,8 @@ EMSCRIPTEN_BINDINGS(attention_training) {
 
 namespace {
 
-// { vocabulary: [characters], context, d, scale, parameters: { embedding: Float32Array, … } }
+// { vocabulary: [characters], context, d, scale: { mode, factor }, parameters: { embedding:
+// Float32Array, … } }
 struct LearnedHead {
     ModelConfig config;
     Parameters parameters;
@@ -202,7 +226,7 @@ LearnedHead learned_head_from(const val& head) {
     out.config.vocabulary = out.vocabulary.size();
     out.config.context = checked_int(head["context"].as<double>(), "context", 1, kMaxModelContext);
     out.config.d = checked_int(head["d"].as<double>(), "d", 1, kMaxModelWidth);
-    out.config.scale = parse_scale(head["scale"].as<std::string>(), 1);
+    out.config.scale = scale_field(head, "scale");
     validate_config(out.config);
     out.parameters = zero_parameters(out.config);
     // The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first five matrices in
@@ -231,14 +255,18 @@ val learned_head_load_js(val head) {
     });
 }
 
-// The same result as attentionMap for the loaded head, plus where each row peaks.
-val learned_head_map_js(std::string text, std::string detail) {
+// { text, detail }: the same result as attentionMap for the loaded head, plus where each row
+// peaks. What the head refuses is the text (a character it never met, or more than its context).
+val learned_head_map_js(val request) {
     return guarded([&] {
+        require_request(request, "learnedHeadMap");
         if (!loaded_head()) throw std::invalid_argument("no learned head is loaded (learnedHeadLoad first)");
         const LearnedHead& saved = *loaded_head();
-        const MapDetail level = parse_detail(detail);
-        const LearnedHeadMap map =
-            learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
+        const std::string text = string_field(request, "text");
+        const MapDetail level = detail_field(request, "detail");
+        const LearnedHeadMap map = in_field("text", [&] {
+            return learned_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
+        });
         val result = map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v,
                                 map.head, map.stats);
         result.set("init", std::string("trained"));

@@ -2,9 +2,13 @@
 //
 // loadCore() starts the page's Emscripten module (attention-core.js, a classic script that
 // defines the global AttentionCore factory, so it loads from file:// too). Every method here
-// calls one embind function and turns its { error } result into a thrown Error carrying the
-// core's own message, so callers handle bad input with try/catch like any other JS error.
-// The learning section's module has its own wrapper (learning-core.js).
+// fills in the defaults of one request object, hands it to one embind function, which reads
+// its fields by name (cpp/wasm/bindings.hpp), and turns its { error: { message, field } } result
+// into a thrown Error carrying the core's own message and .field, the request field at fault
+// ('text', 'scale', 'd', …, or null), so callers handle bad input with try/catch like any
+// other JS error and can show it beside that field's control. The learning section's module
+// has its own wrapper (learning-core.js).
+import { STANDARD_SCALE } from './lib/scale.js';
 
 // options.learning: () => the learning module's core (learning-core.js) once it has loaded,
 // else null: the trained head's maps (vectors 'learned') are computed there.
@@ -21,26 +25,100 @@ export function startModule(factory, file) {
   return factory();
 }
 
+// An Error for the core's { message, field }: .field names the request field at fault, or is
+// null when no one field is.
+export function coreError({ message, field = null }) {
+  return Object.assign(new Error(message), { field });
+}
+
 export function unwrap(result) {
-  if (result && typeof result.error === 'string') throw new Error(result.error);
+  if (result?.error) throw coreError(result.error);
   return result;
 }
 
-// scale: { mode: 'sqrt' | 'd' | 'none' | 'custom', factor } (factor only for 'custom'); the
-// one shape the scale has everywhere in JavaScript, as Scale is in C++.
-export function scaleArguments(scale) {
-  if (typeof scale !== 'object' || scale === null || typeof scale.mode !== 'string')
-    throw new Error("scale must be an object { mode: 'sqrt' | 'd' | 'none' | 'custom', factor }");
-  return scale.mode === 'custom' ? ['custom', Number(scale.factor)] : [scale.mode, 1];
+// The request with `defaults` for every field it leaves out or leaves undefined.
+export function withDefaults(defaults, request) {
+  const filled = { ...defaults };
+  for (const [key, value] of Object.entries(request)) if (value !== undefined) filled[key] = value;
+  return filled;
 }
-
-export const SQRT = Object.freeze({ mode: 'sqrt' });
 
 // The trained head's map, on the learning module's core.
 function trainedHeadMap(learning, text, detail) {
   const core = learning();
   if (!core) throw new Error('the trained head is not loaded here (it comes with learning.js)');
   return core.learnedHeadMap({ text, detail });
+}
+
+// The formula, the fused kernel and one cell's score: q, k: (T, d) and v: (T, dV) row-major
+// Float32Arrays; scale: { mode, factor } (lib/scale.js), 1/√d unless given.
+function headMethods(module) {
+  const head = (request) =>
+    withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
+  return {
+    // Every intermediate, and the factor applied (scaleFactor).
+    formula: (request) => unwrap(module.formula(head(request))),
+    // The fused kernel: output only, no T×T matrix.
+    fused: (request) => unwrap(module.fused(head(request))).output,
+    // One cell's q·k and its scaled score, by the formula's float32 operations: query and key
+    // are two rows of length d (Float32Array); returns { raw, scaled }.
+    scoreOf: (request) => unwrap(module.scoreOf(withDefaults({ scale: STANDARD_SCALE }, request))),
+  };
+}
+
+export const MAP_DEFAULTS = Object.freeze({
+  tokens: 'chars',
+  d: 24,
+  seed: 1,
+  vectors: 'position',
+  init: 'tutorial',
+  pos: 'none',
+  scale: STANDARD_SCALE,
+  causal: true,
+  detail: 'all',
+});
+
+// The map and what it costs.
+function mapMethods(module, learning) {
+  return {
+    // The map recipe for any text (init: 'tutorial' | 'standard'; pos: 'none' | 'sinusoidal' |
+    // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
+    // rowSum, peakWeight, entropy, effectiveTokens, scaleFactor (the factor applied) and
+    // workingRows: the queries whose working it kept, rawScores, scaledScores and maskedScores
+    // (workingRows, T) and output (workingRows, d), which is T with detail 'all', the first 16
+    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on
+    // Shakespeare (options.learning): one token per character, its own d, positions and 1/√d,
+    // causal, whatever the other fields say; its result also says where each row peaks
+    // (peakTargets).
+    attentionMap(request) {
+      const filled = withDefaults(MAP_DEFAULTS, request);
+      if (filled.vectors === 'learned') return trainedHeadMap(learning, filled.text, filled.detail);
+      return unwrap(module.attentionMap(filled));
+    },
+
+    // How many tokens attentionMap({ text, tokens }) would have (possibly more than it accepts).
+    tokenCount: (request) =>
+      unwrap(module.tokenCount(withDefaults({ tokens: MAP_DEFAULTS.tokens }, request))).T,
+
+    // What a map of T tokens at width d costs in multiply-adds (draws and softmax counted by
+    // their time), to choose between computing it at once and in the background.
+    mapMultiplyAdds: ({ T, d }) => unwrap(module.mapMultiplyAdds({ T, d })).multiplyAdds,
+  };
+}
+
+const STUDY_DEFAULTS = Object.freeze({ T: 64, draws: 1, causal: false, seed: 0 });
+
+// The √d study.
+function studyMethods(module) {
+  return {
+    // Σ T²·d·draws over the widths: what the scale study would cost, to compare with
+    // limits.maxStudyMultiplyAdds before asking for it.
+    studyMultiplyAdds: (request) =>
+      unwrap(module.studyMultiplyAdds(withDefaults(STUDY_DEFAULTS, request))).multiplyAdds,
+    // Peak weight and entropy against head width, for none, 1/√d and 1/d ({ widths, T,
+    // draws, causal, seed }).
+    scaleStudy: (request) => unwrap(module.scaleStudy(withDefaults(STUDY_DEFAULTS, request))),
+  };
 }
 
 export function wrap(module, { learning = () => null } = {}) {
@@ -57,89 +135,17 @@ export function wrap(module, { learning = () => null } = {}) {
     // Bytes allocated in the core and not yet freed; steady between calls unless one leaks.
     heapInUse: () => module.heapInUse(),
 
-    // q, k: (T, d) and v: (T, dV) row-major Float32Arrays. Returns every intermediate.
-    formula({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
-      return unwrap(module.formula(q, k, v, T, d, dV, ...scaleArguments(scale), causal));
-    },
-
-    // The fused kernel: output only, no T×T matrix.
-    fused({ q, k, v, T, d, dV = d, scale = SQRT, causal = true }) {
-      return unwrap(module.fused(q, k, v, T, d, dV, ...scaleArguments(scale), causal)).output;
-    },
+    ...headMethods(module),
+    ...mapMethods(module, learning),
+    ...studyMethods(module),
 
     // What torch.manual_seed(seed); torch.randn(count) gives.
-    randn(seed, count) {
-      return unwrap(module.randn(seed, [count])).draws[0];
-    },
+    randn: (seed, count) => unwrap(module.randn(seed, [count])).draws[0],
 
     // torch.manual_seed(seed), then one torch.randn per count: the stream continues.
-    randnSequence(seed, counts) {
-      return unwrap(module.randn(seed, counts)).draws;
-    },
-
-    // One cell's q·k and its scaled score, by the formula's float32 operations: query and key
-    // are two rows of length d (Float32Array); returns { raw, scaled }.
-    scoreOf({ query, key, scale = SQRT }) {
-      return unwrap(module.scoreOf(query, key, ...scaleArguments(scale)));
-    },
-
-    // The map recipe for any text (init: 'tutorial' | 'standard'; pos: 'none' | 'sinusoidal' |
-    // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
-    // rowSum, peakWeight, entropy, effectiveTokens, scale (the factor applied) and workingRows:
-    // the queries whose working it kept, rawScores, scaledScores and maskedScores (workingRows,
-    // T) and output (workingRows, d), which is T with detail 'all', the first 16
-    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on Shakespeare (options.learning):
-    // one token per character, its own d, positions and 1/√d, causal, whatever the other
-    // fields say; its result also says where each row peaks (peakTargets).
-    attentionMap({
-      text,
-      tokens = 'chars',
-      d = 24,
-      seed = 1,
-      vectors = 'position',
-      init = 'tutorial',
-      pos = 'none',
-      scale = SQRT,
-      causal = true,
-      detail = 'all',
-    }) {
-      if (vectors === 'learned') return trainedHeadMap(learning, text, detail);
-      return unwrap(
-        module.attentionMap(
-          text,
-          tokens,
-          d,
-          seed,
-          vectors,
-          init,
-          pos,
-          ...scaleArguments(scale),
-          causal,
-          detail,
-        ),
-      );
-    },
-
-    // What attentionMap({ text, tokens, d }) costs in multiply-adds (draws and softmax counted
-    // by their time), to choose between computing it at once and in the background.
-    mapMultiplyAdds({ text, tokens = 'chars', d = 24 }) {
-      return unwrap(module.mapMultiplyAdds(text, tokens, d)).multiplyAdds;
-    },
-
-    // Σ T²·d·draws over the widths: what the scale study would cost, to compare with
-    // limits.maxStudyMultiplyAdds before asking for it.
-    studyMultiplyAdds({ widths, T = 64, draws = 1 }) {
-      return unwrap(module.studyMultiplyAdds(widths, T, draws)).multiplyAdds;
-    },
-
-    // Peak weight and entropy against head width, for none, 1/√d and 1/d.
-    scaleStudy({ widths, T = 64, draws = 1, causal = false, seed = 0 }) {
-      return unwrap(module.scaleStudy(widths, T, draws, causal, seed));
-    },
+    randnSequence: (seed, counts) => unwrap(module.randn(seed, counts)).draws,
 
     // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
-    equivalence(causal, torchOutput) {
-      return unwrap(module.equivalence(causal, torchOutput));
-    },
+    equivalence: (causal, torchOutput) => unwrap(module.equivalence(causal, torchOutput)),
   };
 }

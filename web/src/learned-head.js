@@ -4,12 +4,14 @@
 // (the bundle's copy of the JSON has no parameters: scripts/build-web.mjs) and from the JSON
 // itself in Node.
 import saved from '../assets/learned-head.json' with { type: 'json' };
+import { namedScale } from './lib/scale.js';
 
-// What the page says about the head: every number here was written by attention-train.
+// What the page says about the head: every number here was written by attention-train (the
+// file names its scale by mode, "sqrt"; here it is a scale like any other, { mode, factor }).
 export const LEARNED_HEAD = Object.freeze({
   d: saved.d,
   context: saved.context,
-  scale: saved.scale,
+  scale: namedScale(saved.scale),
   steps: saved.steps,
   heldOutLoss: saved.heldOutLoss,
   vocabulary: Object.freeze([...saved.vocabulary]),

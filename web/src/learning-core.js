@@ -1,7 +1,8 @@
 // The learning section's core (attention-learning.js, cpp/wasm/learning_bindings.cpp) as a small
 // promise-free JavaScript API, in the manner of core.js: the head's backward pass, the training
 // runs of section 6 and the trained head's map. The page loads it on first use (learning.js).
-import { SQRT, scaleArguments, startModule, unwrap } from './core.js';
+import { startModule, unwrap, withDefaults } from './core.js';
+import { STANDARD_SCALE } from './lib/scale.js';
 
 // options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap. The page
 // passes it; the learning worker does not, so the head's weights are not sent twice (its maps
@@ -17,51 +18,39 @@ function learnedHeadMapper(module, learnedHead) {
     if (!learnedHead) throw new Error('the trained head is loaded on the page only, not here');
     if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
     loaded = true;
-    return unwrap(module.learnedHeadMap(text, detail));
+    return unwrap(module.learnedHeadMap({ text, detail }));
   };
 }
 
-// The backward pass and the training runs (section 6).
+const TRAINING_DEFAULTS = Object.freeze({
+  d: 64,
+  scale: STANDARD_SCALE,
+  optimizer: 'adam',
+  learningRate: 1e-2,
+  seed: 0,
+  batch: 16,
+  context: 64,
+});
+
+// The backward pass and the training runs (section 6). Each takes one request object, read by
+// name in C++, and throws as core.js's methods do (an Error with the core's message and .field).
 function learningMethods(module) {
   return {
     // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
     // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor }, as in core.js.
-    attentionBackward({ q, k, v, T, d, dV = d, scale = SQRT, causal = true, gradOutput }) {
-      const { dq, dk, dv } = unwrap(
-        module.attentionBackward(q, k, v, T, d, dV, ...scaleArguments(scale), causal, gradOutput),
-      );
+    attentionBackward(request) {
+      const filled = withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
+      const { dq, dk, dv } = unwrap(module.attentionBackward(filled));
       return { dq, dk, dv };
     },
 
-    // Training runs live in the core, keyed by name (starting a name again replaces its run).
+    // Training runs live in the core, keyed by name (starting a name again replaces its run):
+    // { name, text, d, scale, optimizer, learningRate, seed, batch, context }.
     // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
     // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
     // attention. A pasted text trains with a vocabulary of its own characters.
-    trainingStart({
-      name,
-      text,
-      d = 64,
-      scale = SQRT,
-      optimizer = 'adam',
-      learningRate = 1e-2,
-      seed = 0,
-      batch = 16,
-      context = 64,
-    }) {
-      return unwrap(
-        module.trainingStart(
-          name,
-          text,
-          d,
-          ...scaleArguments(scale),
-          optimizer,
-          learningRate,
-          seed,
-          batch,
-          context,
-        ),
-      );
-    },
+    trainingStart: (request) =>
+      unwrap(module.trainingStart(withDefaults(TRAINING_DEFAULTS, request))),
 
     // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
     // measurements after them, as trainingStart returns. A diverged run is removed and throws.

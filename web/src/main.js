@@ -70,7 +70,7 @@ async function learnedMap(core, learning, state) {
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };
   } catch (error) {
-    return { error: error.message };
+    return { error: error.message, field: error.field };
   }
 }
 
@@ -96,8 +96,11 @@ function figureUpdater(figures) {
 }
 
 // onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
+// What one figure shows of another's travels here, in the context: the map draws the
+// experiment's note with the experiments figure's renderer, never by importing it.
 async function mountAll(core, store, mounted, { compute, learning, onMapShown }) {
-  const context = { core, dispatch: store.dispatch, compute, learning };
+  const showExperimentNote = experiments.noteRenderer(core);
+  const context = { core, dispatch: store.dispatch, compute, learning, showExperimentNote };
   for (const [index, slot] of slotsInOrder().entries()) {
     try {
       const figure = FIGURES[slot.dataset.figure].mount(slot, context);

@@ -7,6 +7,7 @@
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
 // from the core (core.limits), passed in: this file holds no copy of them.
 import { LEARNED_HEAD } from './learned-head.js';
+import { formatScale, parseScale, STANDARD_SCALE } from './lib/scale.js';
 
 export const DEFAULT_STATE = Object.freeze({
   text: 'To be, or not',
@@ -14,7 +15,7 @@ export const DEFAULT_STATE = Object.freeze({
   d: 24,
   seed: 1,
   causal: true,
-  scale: Object.freeze({ mode: 'sqrt', factor: 1 }),
+  scale: STANDARD_SCALE,
   vectors: 'position',
   init: 'tutorial',
   pos: 'none',
@@ -47,21 +48,6 @@ function flag(raw, name) {
   return { error: `${name} must be 1 or 0.` };
 }
 
-// A scale arrives as { mode, factor } from a control or as sqrt|d|none|<number> from a link.
-// The range of a custom factor is the core's to check (its message then shows by the control).
-export function checkScale(raw) {
-  const named = typeof raw === 'object' && raw !== null ? raw.mode : raw;
-  if (['sqrt', 'd', 'none'].includes(named))
-    return { value: Object.freeze({ mode: named, factor: 1 }) };
-  const factorText = typeof raw === 'object' && raw !== null ? String(raw.factor) : String(raw);
-  const text = factorText.trim();
-  const value = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
-  if (!Number.isFinite(value) || value <= 0) {
-    return { error: 'scale must be sqrt, d, none, or a positive number (the factor).' };
-  }
-  return { value: Object.freeze({ mode: 'custom', factor: value }) };
-}
-
 export function checkText(raw) {
   const text = String(raw);
   if (text.trim() === '') return { error: 'Type some text: the map needs at least one token.' };
@@ -88,7 +74,7 @@ export function createChecks(limits) {
     d: (raw) => wholeNumber(raw, 'Head width d', 1, limits.maxMapWidth),
     seed: (raw) => wholeNumber(raw, 'Seed', 0, Number.MAX_SAFE_INTEGER),
     causal: (raw) => flag(raw, 'causal'),
-    scale: checkScale,
+    scale: parseScale,
     vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token', 'learned']),
     init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
     pos: checkPositions,
@@ -109,7 +95,6 @@ export function crossCheck(state) {
 // its own width, was trained causally and scales by 1/√d, so those fields are set to what it
 // does (the map, the four lines and the link then all say what it does); seed, init and pos
 // do not apply to it and are kept for when the reader switches back.
-const LEARNED_SCALE = Object.freeze({ mode: LEARNED_HEAD.scale, factor: 1 });
 export function withLearnedHead(state) {
   if (state.vectors !== 'learned') return state;
   return {
@@ -117,7 +102,7 @@ export function withLearnedHead(state) {
     tokens: 'chars',
     d: LEARNED_HEAD.d,
     causal: true,
-    scale: LEARNED_SCALE,
+    scale: LEARNED_HEAD.scale,
   };
 }
 
@@ -143,7 +128,7 @@ export function isTutorialFigure(state) {
 }
 
 export function serializeValue(key, value) {
-  if (key === 'scale') return value.mode === 'custom' ? String(value.factor) : value.mode;
+  if (key === 'scale') return formatScale(value);
   if (value === true) return '1';
   if (value === false) return '0';
   return String(value);

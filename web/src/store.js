@@ -15,9 +15,10 @@
 // message goes beside the control and the last good figure stays.
 import { createChecks, crossCheck, DEFAULT_STATE, lessonRule, parseHash } from './state.js';
 
-// Which control a core message belongs beside: the scale's own range, or else the text
-// (the core's other refusals are about how many tokens the text makes).
-const coreErrorField = (message) => (/scale|factor/i.test(message) ? 'scale' : 'text');
+// Which control a refusal belongs beside: the request field the core blamed (core.js's
+// error.field). One that names no field (none of the core's map refusals does; the trained
+// head's module failing to load) goes beside the text box, the map's first control.
+const refusedField = (outcome) => outcome.field ?? 'text';
 
 // Applies the fields that pass their checks; the others get their message in fieldErrors.
 function applyFields(store, fields) {
@@ -69,12 +70,26 @@ const HANDLERS = {
 // back as any refusal does. The trained head's maps always go through the background, which
 // first loads it (learning.js), then computes them on the page.
 const INSTANT_WORK = 2e6;
-function mapWork(core, state) {
-  try {
-    return core.mapMultiplyAdds(state);
-  } catch {
-    return 0;
-  }
+
+// Is a map large (core.mapMultiplyAdds of its T tokens at its d)? The map itself tokenizes its
+// text, so the count here is avoided where it can be: a text of n UTF-16 units makes at most n
+// tokens, and a map that is small even at n is small; otherwise the core counts the tokens
+// (core.tokenCount), once per text and tokens mode, however often d or the seed change.
+function createSizer(core) {
+  let counted = { text: null, tokens: null, T: 0 };
+  const tokensOf = (state) => {
+    if (counted.text !== state.text || counted.tokens !== state.tokens)
+      counted = { text: state.text, tokens: state.tokens, T: core.tokenCount(state) };
+    return counted.T;
+  };
+  return (state) => {
+    try {
+      const work = (T) => core.mapMultiplyAdds({ T, d: state.d });
+      return work(state.text.length) > INSTANT_WORK && work(tokensOf(state)) > INSTANT_WORK;
+    } catch {
+      return false;
+    }
+  };
 }
 
 // The map asks the core for every weight and the working of the first rows only (section 3's
@@ -90,7 +105,7 @@ function applyOutcome(store, request, outcome, ms) {
     return true;
   }
   const message = outcome.error;
-  store.coreError = { field: coreErrorField(message), message };
+  store.coreError = { field: refusedField(outcome), message };
   if (store.state !== null) return true;
   // A link the core refuses at the very start: no last good figure to keep, so the
   // tutorial's figure is shown and a notice says why.
@@ -107,14 +122,13 @@ function computeNow(core, request) {
   try {
     return { value: core.attentionMap(mapRequest(request)) };
   } catch (error) {
-    return { error: error.message };
+    return { error: error.message, field: error.field };
   }
 }
 
-const goesToBackground = (store, core, background, request) =>
+const goesToBackground = (store, background, request) =>
   Boolean(background) &&
-  (request.vectors === 'learned' ||
-    (store.state !== null && mapWork(core, request) > INSTANT_WORK));
+  (request.vectors === 'learned' || (store.state !== null && store.isLarge(request)));
 
 // Computes store.requested; a background answer is kept only if nothing newer was asked since,
 // and is published at once (it arrives when the worker finishes, not on a frame of its own).
@@ -123,7 +137,7 @@ function compute(
   core,
   background,
   publish,
-  inBackground = goesToBackground(store, core, background, store.requested),
+  inBackground = goesToBackground(store, background, store.requested),
 ) {
   const request = store.requested;
   store.attempted = request;
@@ -180,6 +194,7 @@ export function createStore(
   const parsed = parseHash(hash, checks);
   const store = {
     checks,
+    isLarge: createSizer(core),
     requested: parsed.state,
     state: null, // the last state the core computed
     attempted: null, // the requested state last handed to the core
@@ -216,7 +231,7 @@ export function createStore(
   let sending = false;
   function sendEarly() {
     sending = false;
-    if (computable() && goesToBackground(store, core, background, store.requested))
+    if (computable() && goesToBackground(store, background, store.requested))
       compute(store, core, background, publish, true);
   }
 

@@ -98,7 +98,7 @@ test('the inspector gives any cell its score, also past the 16 rows whose workin
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       const index = 30 * all.T + 2;
-      const expected = `q·k = ${compact(all.rawScores[index])}, × scale ${compact(all.scale)} = ${compact(all.scaledScores[index])}`;
+      const expected = `q·k = ${compact(all.rawScores[index])}, × scale ${compact(all.scaleFactor)} = ${compact(all.scaledScores[index])}`;
       await poll(
         async () => (await page.textContent('[data-role="inspector"]')).includes(expected),
         { message: `the inspector never said “${expected}” for row 30, column 2` },

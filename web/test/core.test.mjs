@@ -84,7 +84,7 @@ test('the map returns the working only with detail all, and the softmax terms al
     assert.equal(light[key], undefined, key);
   }
   assert.deepEqual(light.weights, all.weights);
-  assert.equal(light.scale, 1 / Math.sqrt(24));
+  assert.equal(light.scaleFactor, 1 / Math.sqrt(24));
   // weight_ij = exp(masked_ij - rowMax_i) / rowSum_i, recomputed here from the masked scores.
   const { T, maskedScores, rowMax, rowSum, weights } = all;
   for (let i = 0; i < T; i++) {
@@ -119,7 +119,7 @@ test('the first-rows map keeps the working of 16 queries; scoreOf gives any othe
     const score = core.scoreOf({
       query: all.q.subarray(i * d, (i + 1) * d),
       key: all.k.subarray(j * d, (j + 1) * d),
-      scale: { mode: 'custom', factor: all.scale },
+      scale: { mode: 'custom', factor: all.scaleFactor },
     });
     assert.equal(score.raw, all.rawScores[i * T + j], `raw ${i},${j}`);
     assert.equal(score.scaled, all.scaledScores[i * T + j], `scaled ${i},${j}`);
@@ -147,15 +147,18 @@ test('rope leaves the values alone and scores depend only on the distance', () =
 
 test('scale is one { mode, factor } object for the map, the formula and the fused kernel', () => {
   const base = { text: 'To be, or not', init: 'standard' };
-  assert.equal(core.attentionMap({ ...base, scale: { mode: 'd' } }).scale, 1 / 24);
-  assert.equal(core.attentionMap({ ...base, scale: { mode: 'none' } }).scale, 1);
-  assert.equal(core.attentionMap({ ...base, scale: { mode: 'custom', factor: 0.25 } }).scale, 0.25);
+  assert.equal(core.attentionMap({ ...base, scale: { mode: 'd' } }).scaleFactor, 1 / 24);
+  assert.equal(core.attentionMap({ ...base, scale: { mode: 'none' } }).scaleFactor, 1);
+  assert.equal(
+    core.attentionMap({ ...base, scale: { mode: 'custom', factor: 0.25 } }).scaleFactor,
+    0.25,
+  );
   const q = core.randn(1, 8),
     k = core.randn(2, 8),
     v = core.randn(3, 8);
   const scale = { mode: 'custom', factor: 2 };
   const head = core.formula({ q, k, v, T: 4, d: 2, scale });
-  assert.equal(head.scale, 2);
+  assert.equal(head.scaleFactor, 2);
   assert.ok(maxDifference(core.fused({ q, k, v, T: 4, d: 2, scale }), head.output) < 1e-6);
 });
 
@@ -262,6 +265,85 @@ test('bad input comes back as an Error carrying the core message, and the next c
     assert.throws(call, (error) => error instanceof Error && message.test(error.message));
   }
   assert.equal(core.attentionMap({ text: 'ok' }).T, 2);
+});
+
+test('a refusal names the request field at fault, so the page shows it by that control', () => {
+  const custom = (factor) => ({ mode: 'custom', factor });
+  const cases = [
+    // [call, field, message]
+    [() => core.attentionMap({ text: '' }), 'text', /text has no tokens/],
+    [() => core.attentionMap({ text: 'x'.repeat(1025) }), 'text', /the map shows at most 1024/],
+    [() => core.attentionMap({ text: 42 }), 'text', /^text must be a string, not a number$/],
+    [() => core.attentionMap({ text: 'abc', d: 0 }), 'd', /d = 0 is outside 1…1024/],
+    [() => core.attentionMap({ text: 'abc', d: '24' }), 'd', /^d must be a number, not a string$/],
+    [() => core.attentionMap({ text: 'abc', seed: 1.5 }), 'seed', /seed must be a whole number/],
+    [() => core.attentionMap({ text: 'abc', causal: 1 }), 'causal', /^causal must be a boolean/],
+    [() => core.attentionMap({ text: 'abc', tokens: 'bytes' }), 'tokens', /not one of chars/],
+    [() => core.attentionMap({ text: 'abc', vectors: 'x' }), 'vectors', /not one of position/],
+    [() => core.attentionMap({ text: 'abc', init: 'xavier' }), 'init', /init "xavier"/],
+    [() => core.attentionMap({ text: 'abc', d: 5, pos: 'rope' }), 'pos', /even head width/],
+    [() => core.attentionMap({ text: 'abc', detail: 'some' }), 'detail', /detail "some"/],
+    [() => core.attentionMap({ text: 'abc', scale: custom(1e31) }), 'scale', /1e-30 to 1e30/],
+    [() => core.attentionMap({ text: 'abc', scale: custom(0) }), 'scale', /greater than 0/],
+    [() => core.attentionMap({ text: 'abc', scale: null }), 'scale', /must be an object/],
+    [() => core.attentionMap({ text: 'abc', scale: {} }), 'scale', /^scale\.mode is missing/],
+    [
+      () => core.attentionMap({ text: 'abc', scale: custom('2') }),
+      'scale',
+      /^scale\.factor must be a number, not a string$/,
+    ],
+    [() => core.tokenCount({ text: ['a'] }), 'text', /^text must be a string, not an object$/],
+    [() => core.mapMultiplyAdds({ T: 13 }), 'd', /^d is missing \(a number\)$/],
+    [() => core.scoreOf({ query: new Float32Array(2), key: new Float32Array(3) }), 'key', /one/],
+    [
+      () => core.formula({ q: new Float32Array(3), k: new Float32Array(4), v: [], T: 2, d: 2 }),
+      'q',
+      /q has 3 values/,
+    ],
+    [
+      () =>
+        core.fused({
+          ...{ q: new Float32Array(4), k: new Float32Array(4), v: new Float32Array(4) },
+          ...{ T: 2, d: 2, scale: custom(-1) },
+        }),
+      'scale',
+      /greater than 0/,
+    ],
+    [() => core.studyMultiplyAdds({ widths: [0] }), 'widths', /width = 0 is outside/],
+    [() => core.scaleStudy({ widths: 8 }), 'widths', /widths must be an array/],
+  ];
+  for (const [call, field, message] of cases) {
+    assert.throws(call, (error) => {
+      assert.match(error.message, message);
+      assert.equal(error.field, field, error.message);
+      return true;
+    });
+  }
+  // A refusal the core cannot pin on one field says so with a null field.
+  assert.throws(
+    () =>
+      core.formula({
+        q: new Float32Array([1, NaN]),
+        k: new Float32Array(2),
+        v: new Float32Array(2),
+        T: 2,
+        d: 1,
+      }),
+    (error) => error.field === null && /q\[1\]\[0\] is NaN/.test(error.message),
+  );
+});
+
+test('a map’s cost comes from its token count and width, counted by the core', () => {
+  assert.equal(core.tokenCount({ text: 'To be, or not' }), 13);
+  assert.equal(core.tokenCount({ text: 'To be, or not', tokens: 'words' }), 5); // To be , or not
+  assert.equal(core.tokenCount({ text: 'x'.repeat(2000) }), 2000);
+  // map_multiply_adds by hand for T = 13, d = 24: 120 per draw of x, Wq, Wk; the projections;
+  // q·kᵀ; 40 per weight; the output of the first 16 rows (all 13 here).
+  const [T, d] = [13, 24];
+  const expected = 120 * (T * d + 2 * d * d) + 2 * T * d * d + T * T * d + 40 * T * T + 16 * T * d;
+  assert.equal(core.mapMultiplyAdds({ T, d }), expected);
+  // A text the map will refuse (over 1024 tokens) is counted at the limit.
+  assert.equal(core.mapMultiplyAdds({ T: 5000, d }), core.mapMultiplyAdds({ T: 1024, d }));
 });
 
 // The module carries its wasm deflated (cpp/wasm/embedded-wasm.js): where DecompressionStream is

@@ -249,3 +249,21 @@ test('a hundred control changes in a burst end on the last value, computed once 
   await checkHealthy(page, problems, elementsBefore);
   await page.close();
 });
+
+test('a factor the core refuses gets its message beside the scale control, not the text', async () => {
+  const { page, problems } = await openPage();
+  const elementsBefore = await elementCount(page);
+  const before = await mapSignature(page);
+  await page.evaluate(() => {
+    location.hash = '#scale=1e31'; // a positive number, so a valid link: the core's range says no
+  });
+  await poll(() => page.textContent('#map-scale-message'), {
+    message: 'no message beside the scale control',
+  });
+  assert.match(await page.textContent('#map-scale-message'), /from 1e-30 to 1e30/);
+  assert.equal(await page.textContent('#map-text-message'), '');
+  assert.equal(await page.getAttribute('#map-scale', 'aria-invalid'), 'true');
+  assert.equal(await mapSignature(page), before, 'the last good figure was not kept');
+  await checkHealthy(page, problems, elementsBefore);
+  await page.close();
+});

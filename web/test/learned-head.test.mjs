@@ -25,7 +25,7 @@ test('the trained head returns every field a random head does, plus where each r
     assert.equal(learned.T, 5);
     assert.equal(learned.d, saved.d);
     assert.equal(learned.q.length, 5 * saved.d);
-    assert.ok(Math.abs(learned.scale - 1 / Math.sqrt(saved.d)) < 1e-12);
+    assert.ok(Math.abs(learned.scaleFactor - 1 / Math.sqrt(saved.d)) < 1e-12);
     assert.equal(learned.peakTargets[0], 'only key');
     assert.equal(learned.peakTargets.length, 5);
   }

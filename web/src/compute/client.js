@@ -5,8 +5,9 @@
 // call (ms) beside its value. Each channel computes only its latest
 // request: a request that arrives while another is running waits, and replaces any request
 // already waiting; a call overtaken this way resolves { stale: true } and the figure keeps
-// its last good drawing. Every call resolves (never rejects) with { value }, { error } or
-// { stale: true }, so no rejection can escape to the console.
+// its last good drawing. Every call resolves (never rejects) with { value }, { error } (and
+// field, the request field the core blamed, where it named one) or { stale: true }, so no
+// rejection can escape to the console.
 //
 // Where a browser refuses workers, the same calls run on the main thread (mode
 // 'main-thread', with the reason). While the worker starts, calls also run on the main
@@ -16,6 +17,8 @@
 // startAfter (a promise) holds the worker back until it resolves: the page starts it once its
 // first map is drawn, so that a second copy of the core does not load on the same cores as
 // the first.
+import { errorOutcome } from './protocol.js';
+
 const START_TIMEOUT_MS = 5000;
 
 // Per channel, the call running and the one latest request waiting behind it.
@@ -56,8 +59,102 @@ function runOnPage(core, call) {
     const value = core[call.method](...call.args);
     return { value, ms: performance.now() - started };
   } catch (error) {
-    return { error: error.message };
+    return errorOutcome(error);
   }
+}
+
+// ---- the worker's life, over one record (`host`) ------------------------------------------
+// host: the options createCompute was given, and mode ('starting' | 'worker' | 'main-thread'),
+// reason, restarts, worker, startTimer, posted (id -> call sent to the current worker), lanes.
+
+function runHere(host, call) {
+  host.timers.setTimeout(() => host.lanes.finish(call, runOnPage(host.core, call)), 0);
+}
+
+function post(host, call) {
+  host.posted.set(call.id, call);
+  host.worker.postMessage({ id: call.id, method: call.method, args: call.args });
+}
+
+function stopWorker(host) {
+  host.timers.clearTimeout(host.startTimer);
+  if (host.worker) host.worker.terminate();
+  host.worker = null;
+}
+
+// Calls the dead worker still owed are run again: on the next worker, or here.
+function rerunOwed(host) {
+  const owed = [...host.posted.values()];
+  host.posted.clear();
+  for (const call of owed) host.lanes.start(call);
+}
+
+function fallBack(host, why) {
+  stopWorker(host);
+  host.mode = 'main-thread';
+  host.reason = why;
+  host.onMode(host.mode, why);
+  rerunOwed(host);
+}
+
+function died(host, message) {
+  stopWorker(host);
+  host.restarts += 1;
+  if (host.restarts > host.maxRestarts) {
+    host.onNotice(
+      `The background computation kept stopping (${message}); it now runs on the page.`,
+    );
+    fallBack(host, `the worker stopped ${host.restarts} times`);
+    return;
+  }
+  host.onNotice(`The background computation stopped (${message}) and was restarted.`);
+  boot(host);
+  rerunOwed(host);
+}
+
+// A message from the worker: it is ready, it failed to start, or it answers a call.
+function receive(host, data) {
+  if (data.type === 'ready') {
+    host.timers.clearTimeout(host.startTimer);
+    host.mode = 'worker';
+    host.onMode(host.mode, '');
+    return;
+  }
+  if (data.type === 'failed') {
+    fallBack(host, `the core did not start in a worker: ${data.message}`);
+    return;
+  }
+  const call = host.posted.get(data.id);
+  if (!call) return;
+  host.posted.delete(data.id);
+  const { error, field, value, ms } = data;
+  host.lanes.finish(
+    call,
+    'error' in data ? errorOutcome({ message: error, field }) : { value, ms },
+  );
+  if (data.fatal) died(host, error);
+}
+
+function boot(host) {
+  host.mode = 'starting';
+  try {
+    host.worker = host.startWorker();
+  } catch (error) {
+    // WebKit throws at once where the CSP or the origin refuses the worker.
+    fallBack(host, `this browser refused a worker: ${error.message}`);
+    return;
+  }
+  host.worker.onmessage = (event) => receive(host, event.data);
+  // Other engines report a refused or crashed worker as an error event.
+  host.worker.onerror = (event) => {
+    event.preventDefault?.();
+    if (host.mode === 'starting')
+      fallBack(host, `this browser refused a worker: ${event.message || ''}`);
+    else died(host, event.message || 'an error in the worker');
+  };
+  host.startTimer = host.timers.setTimeout(() => {
+    if (host.mode === 'starting') fallBack(host, 'the worker did not start in time');
+  }, START_TIMEOUT_MS);
 }
 
 export function createCompute({
@@ -69,118 +166,31 @@ export function createCompute({
   timers = globalThis,
   startAfter = null,
 }) {
-  const posted = new Map(); // id -> call, sent to the current worker
-  const lanes = createLanes((call) => (mode === 'worker' ? post(call) : runHere(call)));
+  const host = { core, startWorker, onNotice, onMode, maxRestarts, timers };
+  Object.assign(host, { mode: 'starting', reason: '', restarts: 0, worker: null, startTimer: 0 });
+  host.posted = new Map();
+  host.lanes = createLanes((call) =>
+    host.mode === 'worker' ? post(host, call) : runHere(host, call),
+  );
+  if (startAfter) startAfter.then(() => host.mode === 'starting' && boot(host));
+  else boot(host);
   let nextId = 1;
-  let worker = null;
-  let mode = 'starting';
-  let reason = '';
-  let restarts = 0;
-  let startTimer = 0;
-
-  function runHere(call) {
-    timers.setTimeout(() => lanes.finish(call, runOnPage(core, call)), 0);
-  }
-
-  function post(call) {
-    posted.set(call.id, call);
-    worker.postMessage({ id: call.id, method: call.method, args: call.args });
-  }
-
-  function receive(data) {
-    if (data.type === 'ready') {
-      timers.clearTimeout(startTimer);
-      mode = 'worker';
-      onMode(mode, '');
-      return;
-    }
-    if (data.type === 'failed') {
-      fallBack(`the core did not start in a worker: ${data.message}`);
-      return;
-    }
-    const call = posted.get(data.id);
-    if (!call) return;
-    posted.delete(data.id);
-    lanes.finish(
-      call,
-      'error' in data ? { error: data.error } : { value: data.value, ms: data.ms },
-    );
-    if (data.fatal) died(data.error);
-  }
-
-  function stopWorker() {
-    timers.clearTimeout(startTimer);
-    if (worker) worker.terminate();
-    worker = null;
-  }
-
-  // Calls the dead worker still owed are run again: on the next worker, or here.
-  function rerunOwed() {
-    const owed = [...posted.values()];
-    posted.clear();
-    for (const call of owed) lanes.start(call);
-  }
-
-  function fallBack(why) {
-    stopWorker();
-    mode = 'main-thread';
-    reason = why;
-    onMode(mode, why);
-    rerunOwed();
-  }
-
-  function died(message) {
-    stopWorker();
-    restarts += 1;
-    if (restarts > maxRestarts) {
-      onNotice(`The background computation kept stopping (${message}); it now runs on the page.`);
-      fallBack(`the worker stopped ${restarts} times`);
-      return;
-    }
-    onNotice(`The background computation stopped (${message}) and was restarted.`);
-    boot();
-    rerunOwed();
-  }
-
-  function boot() {
-    mode = 'starting';
-    try {
-      worker = startWorker();
-    } catch (error) {
-      // WebKit throws at once where the CSP or the origin refuses the worker.
-      fallBack(`this browser refused a worker: ${error.message}`);
-      return;
-    }
-    worker.onmessage = (event) => receive(event.data);
-    // Other engines report a refused or crashed worker as an error event.
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      if (mode === 'starting') fallBack(`this browser refused a worker: ${event.message || ''}`);
-      else died(event.message || 'an error in the worker');
-    };
-    startTimer = timers.setTimeout(() => {
-      if (mode === 'starting') fallBack('the worker did not start in time');
-    }, START_TIMEOUT_MS);
-  }
-
-  if (startAfter) startAfter.then(() => mode === 'starting' && boot());
-  else boot();
 
   return {
-    // Resolves { value } | { error } | { stale: true }.
+    // Resolves { value } | { error, field? } | { stale: true }.
     run(channel, method, ...args) {
       return new Promise((resolve) => {
-        lanes.enqueue({ id: nextId, channel, method, args, resolve });
+        host.lanes.enqueue({ id: nextId, channel, method, args, resolve });
         nextId += 1;
       });
     },
 
     // Which path computes, and why: the browser tests report it.
-    describe: () => ({ mode, reason, restarts }),
+    describe: () => ({ mode: host.mode, reason: host.reason, restarts: host.restarts }),
 
     destroy() {
-      stopWorker();
-      mode = 'main-thread';
+      stopWorker(host);
+      host.mode = 'main-thread';
     },
   };
 }

@@ -3,7 +3,8 @@
 //   page → worker  { id, method, args }          call core[method](...args)
 //   worker → page  { type: 'ready' }              the core has loaded
 //                  { type: 'failed', message }    the core could not load
-//                  { id, value, ms } | { id, error }  one answer per call (ms: the core's time)
+//                  { id, value, ms } | { id, error, field? }  one answer per call (ms: the core's
+//                                                 time; field: the request field the core blamed)
 //                  { id, error, fatal: true }     the core aborted: this worker is finished
 
 // Every typed array at the top level of a result, so postMessage moves it instead of copying.
@@ -22,4 +23,10 @@ export function isFatal(error) {
     (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) ||
     /^Aborted\(/.test(String(error?.message))
   );
+}
+
+// A thrown core error as an answer: its message, and the request field it blames where it names
+// one (core.js), so the page can show it beside that field's control.
+export function errorOutcome(error) {
+  return error.field ? { error: error.message, field: error.field } : { error: error.message };
 }

@@ -4,7 +4,7 @@
 // AttentionLearning (the learning section's) here.
 import { loadCore } from '../core.js';
 import { loadLearningCore } from '../learning-core.js';
-import { isFatal, transferables } from './protocol.js';
+import { errorOutcome, isFatal, transferables } from './protocol.js';
 
 const loaded = self.AttentionLearning
   ? loadLearningCore(self.AttentionLearning)
@@ -29,6 +29,6 @@ self.onmessage = async ({ data: { id, method, args } }) => {
     const ms = performance.now() - started; // the core's own time, without the trip here
     self.postMessage({ id, value, ms }, transferables(value));
   } catch (error) {
-    self.postMessage({ id, error: error.message, fatal: isFatal(error) });
+    self.postMessage({ id, ...errorOutcome(error), fatal: isFatal(error) });
   }
 };

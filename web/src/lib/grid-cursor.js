@@ -25,7 +25,7 @@ export function attachGridCursor(canvas, { size, cellUnder, pick }) {
   };
   const onBlur = () => pick(null);
   const onKey = (event) => {
-    const moved = size() ? moveCursor(cursor, event.key, size()) : null;
+    const moved = size() ? moveCursor(cursor, event.key, { rows: size() }) : null;
     if (!moved) return;
     event.preventDefault();
     cursor = moved;

@@ -32,15 +32,18 @@ export function cellAt(box, T, x, y) {
 
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-// The cursor after a key press on a T×T grid, or null when the key is not a grid key.
-export function moveCursor(cursor, key, T) {
-  const last = T - 1;
-  const clamp = (value) => Math.min(last, Math.max(0, value));
-  if (MOVES[key]) {
-    return { row: clamp(cursor.row + MOVES[key][0]), col: clamp(cursor.col + MOVES[key][1]) };
-  }
-  if (key === 'Home') return { row: cursor.row, col: 0 };
-  if (key === 'End') return { row: cursor.row, col: last };
+// The cursor after a key press on a grid of rows × cols cells, or null when the key is not one
+// of the grid's: an arrow moves one cell, Home and End go to the ends of the row, and, where
+// the grid takes them (pages: a table of focusable cells; the map's canvas leaves them to
+// scroll the page), PageUp and PageDown go to the ends of the column.
+export function moveCursor(cursor, key, { rows, cols = rows, pages = false }) {
+  const clamp = (value, size) => Math.min(size - 1, Math.max(0, value));
+  const at = (row, col) => ({ row: clamp(row, rows), col: clamp(col, cols) });
+  if (MOVES[key]) return at(cursor.row + MOVES[key][0], cursor.col + MOVES[key][1]);
+  if (key === 'Home') return at(cursor.row, 0);
+  if (key === 'End') return at(cursor.row, cols - 1);
+  if (pages && key === 'PageUp') return at(0, cursor.col);
+  if (pages && key === 'PageDown') return at(rows - 1, cursor.col);
   return null;
 }
 

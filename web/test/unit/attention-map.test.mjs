@@ -9,8 +9,6 @@ import {
   inspectCell,
   mapModel,
   recipeNote,
-  rowAverages,
-  scaleName,
   table,
   TABLE_LIMIT,
   textNote,
@@ -20,8 +18,6 @@ import {
   corpusSentence,
   learnedNote,
   liveSentence,
-  meanPreviousWeight,
-  peakTally,
 } from '../../src/figures/attention-map/learned-note.js';
 import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
 import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
@@ -34,19 +30,13 @@ const TWO = Object.freeze({
   weights: new Float32Array([1, 0, 0.25, 0.75]),
   rawScores: new Float32Array([2, 9, -1, 1.2]),
   scaledScores: new Float32Array([1, 4.5, -0.5, 0.6]),
-  scale: 0.5,
+  scaleFactor: 0.5,
   workingRows: 2,
   q: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0]),
   k: new Float32Array([0, 0, 1, 0, 0, 0, 0, 1]),
   peakWeight: new Float32Array([1, 0.75]),
   entropy: new Float32Array([0, 0.5623]),
   effectiveTokens: new Float32Array([1, 1.7548]),
-});
-
-test('row averages are the plain means of the core’s row statistics', () => {
-  const { peak, effective } = rowAverages(TWO);
-  assert.equal(peak, 0.875);
-  assert.ok(Math.abs(effective - 1.3774) < 1e-6, `effective ${effective}`);
 });
 
 test('the inspector plugs the real numbers in, and says why a masked cell is 0', () => {
@@ -132,10 +122,7 @@ test('the numbers table keeps the statistics columns and says when it is cut', (
   assert.match(cut.caption, new RegExp(`first ${TABLE_LIMIT} of ${T} tokens`));
 });
 
-test('scale names and the PNG title line carry the settings', () => {
-  assert.equal(scaleName({ mode: 'sqrt', factor: 1 }, 0.5), '1/√d = 0.50');
-  assert.equal(scaleName({ mode: 'custom', factor: 3.16 }, 3.16), '× 3.16');
-  assert.equal(scaleName({ mode: 'none', factor: 1 }, 1), 'no scaling');
+test('the PNG title line carries the settings', () => {
   assert.equal(
     exportTitle(DEFAULT_STATE),
     'Attention weights for “To be, or not” · characters · d = 24 · seed 1 · causal · scale 1/√d · tutorial recipe · no positions · vectors per position',
@@ -168,7 +155,7 @@ const THREE = Object.freeze({
   tokens: ['a', 'b', 'c'],
   T: 3,
   d: 64,
-  scale: 0.125,
+  scaleFactor: 0.125,
   weights: new Float32Array([1, 0, 0, 0.6, 0.4, 0, 0.1, 0.3, 0.6]),
   peakWeight: new Float32Array([1, 0.6, 0.6]),
   effectiveTokens: new Float32Array([1, 1.96, 2.3]),
@@ -178,24 +165,6 @@ const LEARNED_STATE = withLearnedHead({ ...DEFAULT_STATE, text: 'abc', vectors: 
 const savedHead = JSON.parse(
   readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
 );
-
-test('the peak tally leaves out row 0 and counts each place the core names', () => {
-  const { counts, rows } = peakTally(['only key', 'previous', 'previous', 'space', 'two back']);
-  assert.equal(rows, 4);
-  assert.deepEqual(counts, {
-    previous: 2,
-    'two back': 1,
-    itself: 0,
-    space: 1,
-    'word start': 0,
-    elsewhere: 0,
-  });
-});
-
-test('the weight one character back is averaged over rows 1 … T − 1', () => {
-  assert.ok(Math.abs(meanPreviousWeight(THREE) - (0.6 + 0.3) / 2) < 1e-7);
-  assert.equal(meanPreviousWeight({ T: 1, weights: new Float32Array([1]) }), null);
-});
 
 test('the live sentence describes the reader’s text from its own rows', () => {
   assert.equal(

@@ -49,6 +49,10 @@ const echoCore = {
   fail: () => {
     throw new Error('bad input');
   },
+  // As core.js throws a refusal the core pinned on one request field.
+  refuse: () => {
+    throw Object.assign(new Error('scale factor 0 must be greater than 0'), { field: 'scale' });
+  },
 };
 
 // An answer without its time, after checking it carries one (where the core ran on the page the
@@ -149,6 +153,19 @@ test('an error from the core resolves { error } with its message', async () => {
   const answer = compute.run('map', 'fail');
   timers.runAll();
   assert.deepEqual(untimed(await answer), { error: 'bad input' });
+});
+
+test('a refusal keeps the request field the core blamed, on the page and from the worker', async () => {
+  const blamed = { error: 'scale factor 0 must be greater than 0', field: 'scale' };
+  const page = setup({ refuse: true });
+  const here = page.compute.run('map', 'refuse');
+  page.timers.runAll();
+  assert.deepEqual(untimed(await here), blamed);
+  const { compute, workers } = setup();
+  workers[0].ready();
+  const there = compute.run('map', 'refuse');
+  workers[0].onmessage({ data: { id: workers[0].sent[0].id, ...blamed } });
+  assert.deepEqual(untimed(await there), blamed);
 });
 
 test('a browser that refuses workers runs every call on the page and says why', async () => {

@@ -13,7 +13,7 @@ const RESULT = {
   tokens: ['a', ' '],
   T: 2,
   d: 2,
-  scale: s,
+  scaleFactor: s,
   q: Float32Array.from([1, 0, 2, 1]),
   k: Float32Array.from([1, 2, 0, 1]),
   v: Float32Array.from([10, 20, 30, 40]),
@@ -27,15 +27,25 @@ const RESULT = {
   rowMax: Float32Array.from([s, 4 * s]),
   rowSum: Float32Array.from([1, 1.11988]),
 };
-const STATE = { text: 'a ', tokens: 'chars', d: 2, seed: 1, causal: true, scale: 'sqrt' };
+const STATE = {
+  text: 'a ',
+  tokens: 'chars',
+  d: 2,
+  seed: 1,
+  causal: true,
+  scale: { mode: 'sqrt', factor: 1 },
+};
 
-test('the code lines follow the scale in either encoding and strike the mask when it is off', () => {
+test('the code lines follow the scale and strike the mask when it is off', () => {
   assert.equal(model.codeLines(STATE)[0].code, 'scores  = q @ k.T / sqrt(d)');
   assert.equal(
     model.codeLines({ ...STATE, scale: { mode: 'd', factor: 1 } })[0].code,
     'scores  = q @ k.T / d',
   );
-  assert.equal(model.codeLines({ ...STATE, scale: 2.5 })[0].code, 'scores  = q @ k.T * 2.5');
+  assert.equal(
+    model.codeLines({ ...STATE, scale: { mode: 'custom', factor: 2.5 } })[0].code,
+    'scores  = q @ k.T * 2.5',
+  );
   assert.equal(model.codeLines(STATE)[1].code, 'scores  = scores.masked_fill(mask, -inf)');
   assert.equal(model.codeLines({ ...STATE, causal: false })[1].inactive, true);
 });

@@ -3,7 +3,7 @@
 // #b73779, magma(1) = #fcfdbf), with NaN, negatives and values over the top clamped.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { heatPixels, maxPool } from '../../src/lib/grid.js';
+import { heatPixels, maxPool, moveCursor } from '../../src/lib/grid.js';
 
 const rgba = (pixels, cell) => [...pixels.subarray(cell * 4, cell * 4 + 4)];
 
@@ -47,4 +47,26 @@ test('a lone peak survives pooling wherever it stands, and zeros stay zero', () 
     assert.equal(pooled[pixel], Math.fround(0.62), `peak at cell ${row},${col}`);
     assert.equal(pooled.filter((value) => value !== 0).length, 1);
   }
+});
+
+test('the keys move a grid cursor one cell, to a row’s ends, and (where taken) a column’s', () => {
+  const at = { row: 1, col: 2 };
+  const table = { rows: 3, cols: 5, pages: true };
+  const rows = [
+    // [key, where the cursor goes on the 3 × 5 table]
+    ['ArrowUp', { row: 0, col: 2 }],
+    ['ArrowDown', { row: 2, col: 2 }],
+    ['ArrowLeft', { row: 1, col: 1 }],
+    ['ArrowRight', { row: 1, col: 3 }],
+    ['Home', { row: 1, col: 0 }],
+    ['End', { row: 1, col: 4 }],
+    ['PageUp', { row: 0, col: 2 }],
+    ['PageDown', { row: 2, col: 2 }],
+    ['Enter', null],
+  ];
+  for (const [key, expected] of rows) assert.deepEqual(moveCursor(at, key, table), expected, key);
+  // At an edge the cursor stays; on the map's canvas PageUp and PageDown are left to the page.
+  assert.deepEqual(moveCursor({ row: 0, col: 0 }, 'ArrowUp', { rows: 4 }), { row: 0, col: 0 });
+  assert.deepEqual(moveCursor({ row: 3, col: 3 }, 'ArrowRight', { rows: 4 }), { row: 3, col: 3 });
+  assert.equal(moveCursor(at, 'PageDown', { rows: 4 }), null);
 });

@@ -42,6 +42,40 @@ test('the scale travels as sqrt|d|none|<number> and lives as { mode, factor }', 
   }
 });
 
+test('every older form of a link opens the same state it always did', () => {
+  const rows = [
+    // [a link as the page once wrote it, the fields it sets (the rest stay at the defaults)]
+    // The first page: pos=0|1, no init, the scale as a word.
+    [
+      '#text=To%20be%2C%20or%20not&tokens=chars&d=24&seed=1&causal=1&scale=sqrt&vectors=position&pos=0',
+      {},
+    ],
+    ['#pos=1', { pos: 'sinusoidal' }],
+    [
+      '#causal=0&scale=none&vectors=token',
+      { causal: false, scale: { mode: 'none', factor: 1 }, vectors: 'token' },
+    ],
+    ['#scale=d&d=64', { d: 64, scale: { mode: 'd', factor: 1 } }],
+    // A custom scale travels as its factor, in any way a number is written.
+    ['#scale=0.5', { scale: { mode: 'custom', factor: 0.5 } }],
+    ['#scale=.5', { scale: { mode: 'custom', factor: 0.5 } }],
+    ['#scale=+2', { scale: { mode: 'custom', factor: 2 } }],
+    ['#scale=1E3', { scale: { mode: 'custom', factor: 1000 } }],
+    // Keys the page does not know are ignored.
+    ['#d=8&theme=dark', { d: 8 }],
+  ];
+  for (const [link, fields] of rows) {
+    const { state, messages } = parseHash(link, checks);
+    const expected = { ...DEFAULT_STATE, ...fields };
+    assert.deepEqual(messages, [], link);
+    assert.deepEqual(
+      { ...state, scale: { ...state.scale } },
+      { ...expected, scale: { ...expected.scale } },
+      link,
+    );
+  }
+});
+
 test('a bad value in a link falls back to the default with a message naming it', () => {
   const { state, messages } = parseHash('#scale=0&d=abc&init=huge', checks);
   assert.deepEqual({ ...state.scale }, { mode: 'sqrt', factor: 1 });

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStore } from '../../src/store.js';
-import { fakeCore, fakeFrames } from './fakes.mjs';
+import { fakeCore, fakeFrames, refusal } from './fakes.mjs';
 
-function started(hash = '') {
-  const core = fakeCore();
+function started(hash = '', options = {}) {
+  const core = fakeCore(options);
   const frames = fakeFrames();
   const store = createStore(core, { hash, requestFrame: frames.request });
   const seen = [];
@@ -145,6 +145,35 @@ test('a link the core refuses from the start falls back to the tutorial figure a
   assert.match(last().notices.at(-1), /could not be computed: .*at most 50/);
 });
 
+test('a core refusal goes beside the control of the field it blames; the last map stays', () => {
+  const cases = [
+    // [fields set, the core's message, the field it blames]
+    [{ scale: { mode: 'custom', factor: 1e40 } }, 'scale factor 1e+40 is past 1e30', 'scale'],
+    [{ d: '6' }, 'pos = rope needs an even head width d', 'pos'],
+    [{ seed: '7' }, 'seed 7 is refused', 'seed'],
+    // A text message that mentions the scale still goes beside the text: no guessing.
+    [{ text: 'scale' }, 'text “scale” has a character the scale cannot take', 'text'],
+    [{ text: 'lost' }, 'the trained head is not loaded here', undefined], // no field: by the text
+  ];
+  for (const [fields, message, field] of cases) {
+    // The tutorial's map is computed; every map after it is refused.
+    const refuse = (state) =>
+      state.text === 'To be, or not' &&
+      state.d === 24 &&
+      state.seed === 1 &&
+      state.scale.mode === 'sqrt'
+        ? null
+        : refusal(message, field);
+    const { frames, store, last } = started('', { refuse });
+    const good = last().result;
+    store.dispatch({ type: 'set', fields });
+    frames.flush();
+    const shown = field ?? 'text';
+    assert.deepEqual({ ...last().errors }, { [shown]: message }, message);
+    assert.equal(last().result, good, message);
+  }
+});
+
 // A background that answers only when the test says so, computing with the same fake core.
 function startedWithBackground(hash = '') {
   const core = fakeCore();
@@ -152,7 +181,11 @@ function startedWithBackground(hash = '') {
   const asked = [];
   const background = (state) =>
     new Promise((resolve) => {
-      asked.push({ state, answer: () => resolve({ value: core.attentionMap(state) }) });
+      asked.push({
+        state,
+        answer: () => resolve({ value: core.attentionMap(state) }),
+        refuse: (error, field) => resolve({ error, field }),
+      });
     });
   const store = createStore(core, { hash, requestFrame: frames.request, background });
   const seen = [];
@@ -199,4 +232,33 @@ test('the first map of a large link is drawn at once, without waiting for the ba
   const { asked, last } = startedWithBackground(`#text=${long}&d=1000`);
   assert.equal(asked.length, 0);
   assert.equal(last().result.T, 50);
+});
+
+test('a refusal from the background also goes beside the field the core blamed', async () => {
+  const { frames, store, asked, last } = startedWithBackground();
+  store.dispatch({ type: 'set', fields: { text: long, d: '1000' } });
+  frames.flush();
+  asked[0].refuse('scale factor is too large for these scores', 'scale');
+  await settle();
+  frames.flush();
+  assert.deepEqual({ ...last().errors }, { scale: 'scale factor is too large for these scores' });
+  assert.equal(last().state.text, 'To be, or not', 'the last good map stays');
+});
+
+test('the core counts a text’s tokens once, and only when its length could make the map large', async () => {
+  const { core, frames, store } = startedWithBackground();
+  store.dispatch({ type: 'set', fields: { text: 'short', d: '1000' } }); // 5² · 1000 at most
+  await settle();
+  frames.flush();
+  assert.deepEqual(core.counted, [], 'a map that is small even at one token per unit');
+  store.dispatch({ type: 'set', fields: { text: long } }); // 50² · 1000: maybe large, counted
+  await settle();
+  frames.flush();
+  store.dispatch({ type: 'set', fields: { seed: '9' } });
+  await settle();
+  frames.flush();
+  store.dispatch({ type: 'set', fields: { d: '999' } });
+  await settle();
+  frames.flush();
+  assert.deepEqual(core.counted, [long], 'counted once, however often the other fields change');
 });

@@ -1,7 +1,7 @@
 // The map's controls: their markup, the dispatches they send, and how they follow the
 // store's requested state (a control holding a rejected value is left alone, so the person
 // can fix it; its message shows beside it).
-import { compact } from '../../lib/format.js';
+import { CUSTOM, customScale, namedScale, SCALE_CHOICES, scaleLabel } from '../../lib/scale.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
 
 // What the trained head decides for itself (state.js's withLearnedHead): these controls rest.
@@ -44,10 +44,7 @@ export function controlsMarkup(limits) {
   <div class="control">
     <label for="map-scale">Scale scores by</label>
     <select id="map-scale" aria-describedby="map-scale-message">
-      <option value="sqrt">1/√d (standard)</option>
-      <option value="d">1/d</option>
-      <option value="none">nothing</option>
-      <option value="custom">my factor</option>
+      ${SCALE_CHOICES.map(({ mode, text }) => `<option value="${mode}">${text}</option>`).join('\n      ')}
     </select>
     <div class="control-row" data-role="factor-control">
       <label class="sr-only" for="map-factor">Factor</label>
@@ -99,12 +96,12 @@ export function wireControls(root, dispatch) {
     inputs[field].addEventListener('change', () => set({ [field]: inputs[field].value }));
   }
   inputs.causal.addEventListener('change', () => set({ causal: inputs.causal.checked }));
-  const customScale = () => ({ mode: 'custom', factor: factorFromSlider(inputs.factor) });
+  const sliderScale = () => customScale(factorFromSlider(inputs.factor));
   inputs.scale.addEventListener('change', () => {
     const mode = inputs.scale.value;
-    set({ scale: mode === 'custom' ? customScale() : { mode, factor: 1 } });
+    set({ scale: mode === CUSTOM ? sliderScale() : namedScale(mode) });
   });
-  inputs.factor.addEventListener('input', () => set({ scale: customScale() }));
+  inputs.factor.addEventListener('input', () => set({ scale: sliderScale() }));
   return inputs;
 }
 
@@ -124,7 +121,7 @@ export function syncControls(root, inputs, state, errors) {
   inputs.init.value = learned ? 'trained' : state.init;
   inputs.pos.value = learned ? 'learned' : state.pos;
   inputs.causal.checked = state.causal;
-  const custom = state.scale.mode === 'custom';
+  const custom = state.scale.mode === CUSTOM;
   inputs.scale.value = state.scale.mode;
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
@@ -134,9 +131,7 @@ export function syncControls(root, inputs, state, errors) {
   if (custom && document.activeElement !== inputs.factor) {
     inputs.factor.value = String(Math.log10(state.scale.factor));
   }
-  root.querySelector('#map-factor-value').textContent = custom
-    ? `× ${compact(state.scale.factor)}`
-    : '';
+  root.querySelector('#map-factor-value').textContent = custom ? scaleLabel(state.scale) : '';
   for (const field of ['text', 'd', 'seed', 'scale', 'pos']) {
     root.querySelector(`#map-${field}-message`).textContent = errors[field] || '';
     inputs[field].setAttribute('aria-invalid', errors[field] ? 'true' : 'false');

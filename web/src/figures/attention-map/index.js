@@ -2,14 +2,10 @@
 // controls (controls.js) to the store. Hover, focus, arrow keys and taps dispatch the
 // highlighted cell; every figure showing that query/key pair highlights it.
 import './attention-map.css';
-import '../experiments/experiments.css';
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import { cellAt } from '../../lib/grid.js';
 import { attachGridCursor } from '../../lib/grid-cursor.js';
-import { noteFor } from '../experiments/model.js';
-import { baselineOf } from '../experiments/baseline.js';
-import { renderNote } from '../experiments/render.js';
 import { controlsMarkup, syncControls, wireControls } from './controls.js';
 import {
   cellScore,
@@ -135,7 +131,9 @@ function wireExports($, canvas, current) {
   );
 }
 
-export function mount(element, { core, dispatch }) {
+// showExperimentNote(box, snapshot): draws the note of the experiment on the map, if any, into
+// the box beside it (the experiments figure's, handed over by main.js).
+export function mount(element, { core, dispatch, showExperimentNote = () => {} }) {
   const root = document.createElement('div');
   root.className = 'attention-map';
   root.innerHTML = MARKUP(core.limits); // static markup; typed text only ever goes through .value/.textContent
@@ -160,8 +158,7 @@ export function mount(element, { core, dispatch }) {
     if (!model) return;
     render.renderActionNote($('recipe-note'), model.recipe, dispatch);
     render.renderActionNote($('text-note'), model.textNote, dispatch);
-    const note = noteFor(next, (experiment) => baselineOf(core, experiment));
-    renderNote($('experiment-note'), note, next.result.tokens);
+    showExperimentNote($('experiment-note'), next);
     if (previous?.result !== next.result) {
       render.renderSegments($('summary'), model.summary);
       canvas.setAttribute('aria-label', model.ariaLabel);

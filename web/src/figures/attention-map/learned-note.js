@@ -2,8 +2,9 @@
 // peakTargets (where each row's largest weight lands, cpp/trained/learned_head.hpp), and over held-out
 // Shakespeare from the census attention-train saved with the head. Pure: runs in Node.
 import { fixed } from '../../lib/format.js';
+import { meanPreviousWeight, PEAK_TARGETS, peakTally } from '../../lib/map-statistics.js';
 
-// The core's names for where a row peaks, in its order, as a sentence says them.
+// The core's names for where a row peaks (lib/map-statistics.js), as a sentence says them.
 export const PLACES = Object.freeze({
   previous: 'the previous character',
   'two back': 'the character two back',
@@ -12,26 +13,6 @@ export const PLACES = Object.freeze({
   'word start': 'the first letter of its word',
   elsewhere: 'another character',
 });
-
-// How many rows peak on each place; row 0 (one key, no choice) is not counted.
-export function peakTally(peakTargets) {
-  const counts = Object.fromEntries(Object.keys(PLACES).map((place) => [place, 0]));
-  let rows = 0;
-  for (const target of peakTargets) {
-    if (!(target in counts)) continue;
-    counts[target] += 1;
-    rows += 1;
-  }
-  return { counts, rows };
-}
-
-// Mean weight a row gives the character just before it, over rows 1 … T − 1.
-export function meanPreviousWeight(result) {
-  const { T, weights } = result;
-  let sum = 0;
-  for (let i = 1; i < T; i++) sum += weights[i * T + i - 1];
-  return T > 1 ? sum / (T - 1) : null;
-}
 
 // "2 on the character two back, 1 on a space …": the places other than the previous one.
 function others(counts) {
@@ -60,8 +41,7 @@ const percent = (count, rows) => `${fixed((100 * count) / rows, 1)}%`;
 // census: { windows, rows, counts, meanPreviousWeight } as attention-train saved it.
 export function corpusSentence(census, context) {
   const { counts, rows } = census;
-  const ranked = Object.keys(PLACES)
-    .filter((place) => place !== 'elsewhere')
+  const ranked = PEAK_TARGETS.filter((place) => place !== 'elsewhere')
     .sort((a, b) => counts[b] - counts[a])
     .map(
       (place, rank) =>

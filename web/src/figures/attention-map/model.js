@@ -2,6 +2,8 @@
 // numbers, labels, table rows, the notes beside the map and the text box). Pure: no DOM, runs
 // in Node. Sentences are arrays of segments: strings, or { term } for a glossary word.
 import { compact, fixed, visibleToken } from '../../lib/format.js';
+import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
+import { customScale, scaleLabel } from '../../lib/scale.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
 import { isTutorialFigure } from '../../state.js';
 import { alphabet, learnedNote } from './learned-note.js';
@@ -12,38 +14,11 @@ export const TABLE_LIMIT = 24; // tokens shown in the numbers table; the CSV has
 export const POOLED_NOTE =
   'This map has more cells than the screen has pixels across it, so each pixel shows the largest weight among the cells it covers. The readout below still gives any single cell’s exact weight.';
 
-const SCALE_NAMES = { sqrt: '1/√d', d: '1/d', none: 'no scaling' };
 const POSITION_NAMES = {
   none: 'no positions',
   sinusoidal: 'sinusoidal positions added',
   rope: 'RoPE',
 };
-
-// "1/√d = 0.204", "× 3.16", "no scaling"; value: the factor the core used (omitted: no value).
-export function scaleName(scale, value) {
-  if (scale.mode === 'custom') return `× ${compact(scale.factor)}`;
-  if (scale.mode === 'none') return SCALE_NAMES.none;
-  return value === undefined
-    ? SCALE_NAMES[scale.mode]
-    : `${SCALE_NAMES[scale.mode]} = ${compact(value)}`;
-}
-
-export function rowAverages(result) {
-  let peak = 0;
-  let effective = 0;
-  for (let i = 0; i < result.T; i++) {
-    peak += result.peakWeight[i];
-    effective += result.effectiveTokens[i];
-  }
-  return { peak: peak / result.T, effective: effective / result.T };
-}
-
-// The largest weight of the map is the largest row peak: T values to scan instead of T².
-export function largestWeight(result) {
-  let largest = 0;
-  for (const peak of result.peakWeight) if (peak > largest) largest = peak;
-  return largest || 1;
-}
 
 export function isMasked(state, row, col) {
   return state.causal && col > row;
@@ -54,11 +29,11 @@ function headDescription(state, result) {
   if (state.vectors === 'learned') {
     return (
       `${result.T} characters, the head trained on Shakespeare (${LEARNED_HEAD.steps} steps): d = ${result.d}, ` +
-      `its learned positions, ${scaleName(state.scale, result.scale)}, causal`
+      `its learned positions, ${scaleLabel(state.scale, result.scaleFactor)}, causal`
     );
   }
   return (
-    `${result.T} tokens, d = ${result.d}, ${scaleName(state.scale, result.scale)}, ${state.init} recipe, ` +
+    `${result.T} tokens, d = ${result.d}, ${scaleLabel(state.scale, result.scaleFactor)}, ${state.init} recipe, ` +
     POSITION_NAMES[state.pos]
   );
 }
@@ -97,7 +72,7 @@ export function cellScore(result, { query, key }, scoreOf) {
   return scoreOf({
     query: result.q.subarray(query * d, (query + 1) * d),
     key: result.k.subarray(key * d, (key + 1) * d),
-    scale: { mode: 'custom', factor: result.scale },
+    scale: customScale(result.scaleFactor),
   });
 }
 
@@ -109,7 +84,7 @@ export function inspectCell(state, result, { query, key }, score) {
   const to = visibleToken(result.tokens[key]);
   const scoreLine = isMasked(state, query, key)
     ? `masked: key ${key} comes after query ${query}, so its score is −∞ and its weight exactly 0`
-    : `q·k = ${compact(score.raw)}, × scale ${compact(result.scale)} = ${compact(score.scaled)}`;
+    : `q·k = ${compact(score.raw)}, × scale ${compact(result.scaleFactor)} = ${compact(score.scaled)}`;
   return [
     `query “${from}” (row ${query}) → key “${to}” (column ${key}): weight ${fixed(result.weights[index], 3)}`,
     scoreLine,
@@ -206,12 +181,12 @@ export function table(result) {
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
   if (state.vectors === 'learned') {
-    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleName(state.scale)}`;
+    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}`;
   }
   return (
     `Attention weights for “${text}” · ${state.tokens === 'chars' ? 'characters' : 'words'} · ` +
     `d = ${state.d} · seed ${state.seed} · ${state.causal ? 'causal' : 'no mask'} · ` +
-    `scale ${scaleName(state.scale)} · ${state.init} recipe · ` +
+    `scale ${scaleLabel(state.scale)} · ${state.init} recipe · ` +
     `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}`
   );
 }

@@ -1,5 +1,6 @@
 // "Things to try": one button per experiment. A click sets the map's whole state in one
-// dispatch and brings the map into view; the note (model.js) shows beside the map and here.
+// dispatch and brings the map into view; the note (model.js) shows here and beside the map,
+// which draws it with noteRenderer(), handed to it by main.js in its mount context.
 import './experiments.css';
 import { EXPERIMENTS, noteFor } from './model.js';
 import { baselineOf } from './baseline.js';
@@ -10,6 +11,13 @@ function showMap() {
   document
     .querySelector('#map .map-canvas-wrap')
     ?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+}
+
+// Draws the note for a snapshot into any box (empty and hidden when no experiment is on the map).
+export function noteRenderer(core) {
+  const baseline = (experiment) => baselineOf(core, experiment);
+  return (box, snapshot) =>
+    renderNote(box, noteFor(snapshot, baseline), snapshot.result?.tokens ?? []);
 }
 
 export function mount(element, { core, dispatch }) {

@@ -5,10 +5,12 @@
 import { DEFAULT_STATE, sameState, withLearnedHead } from '../../state.js';
 import { fixed, scientific } from '../../lib/format.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
-import { meanPreviousWeight, peakTally } from '../attention-map/learned-note.js';
-import { rowAverages as averages } from '../attention-map/model.js';
-
-const STANDARD = { mode: 'sqrt', factor: 1 };
+import { INVERSE_D, namedScale, STANDARD_SCALE, UNSCALED } from '../../lib/scale.js';
+import {
+  meanPreviousWeight,
+  peakTally,
+  rowAverages as averages,
+} from '../../lib/map-statistics.js';
 
 // Scale experiments run on the standard recipe (q, k of spread 1, as section 5 assumes), with
 // no mask so every row spreads over the same T tokens and 1/T is "uniform".
@@ -221,7 +223,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'inverse-d',
     title: 'Scale by 1/d instead of 1/√d',
-    state: { ...SCALE_BASE, scale: { mode: 'd', factor: 1 } },
+    state: { ...SCALE_BASE, scale: namedScale(INVERSE_D) },
     baseline: SCALE_BASE,
     note(result, baseline) {
       const now = averages(result);
@@ -241,8 +243,8 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'unscaled',
     title: 'No scaling at d = 512',
-    state: { ...SCALE_BASE, d: 512, scale: { mode: 'none', factor: 1 } },
-    baseline: { ...SCALE_BASE, d: 512, scale: STANDARD },
+    state: { ...SCALE_BASE, d: 512, scale: namedScale(UNSCALED) },
+    baseline: { ...SCALE_BASE, d: 512, scale: STANDARD_SCALE },
     note(result, baseline) {
       const now = averages(result).peak;
       const before = averages(baseline).peak;

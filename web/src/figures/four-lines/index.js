@@ -3,6 +3,7 @@
 // queries, columns = keys, or output dimensions for the last line); and a readout that
 // plugs the real numbers of the pointed-at, focused or highlighted cell into its formula.
 // Pointing at, focusing or tapping a cell highlights that query/key pair on the whole page.
+import { moveCursor } from '../../lib/grid.js';
 import { cssColor } from '../../theme.js';
 import './four-lines.css';
 import * as model from './model.js';
@@ -26,6 +27,21 @@ function rgbOf(colour, fallback) {
     return [1, 3, 5].map((start) => Number.parseInt(parsed.slice(start, start + 2), 16));
   const match = parsed.match(/[\d.]+/g);
   return match ? match.slice(0, 3).map(Number) : fallback;
+}
+
+// The scroll cues read layout, so they are set when the observer reports new sizes (after the
+// browser's own layout), never in the middle of a render where it would force one. In the
+// next frame: a cue shown or hidden inside the observer's delivery changes sizes the observer
+// watches, which Firefox reports as a "ResizeObserver loop" error. Returns the observer.
+function watchScrollCues(parts) {
+  const resize = new ResizeObserver(() =>
+    requestAnimationFrame(() => {
+      updateScrollCue(parts.codeScroll, parts.codeCue);
+      updateScrollCue(parts.wrap, parts.cue);
+    }),
+  );
+  for (const box of [parts.codeScroll, parts.tabList, parts.wrap, parts.table]) resize.observe(box);
+  return resize;
 }
 
 const cellOf = (event) => {
@@ -83,17 +99,7 @@ export function mount(element, { dispatch = () => {} } = {}) {
   }
 
   const handlers = gridHandlers(view, { point, render, stepCount: model.STEPS.length, parts });
-  // The scroll cues read layout, so they are set when the observer reports new sizes (after
-  // the browser's own layout), never in the middle of a render where it would force one.
-  // In the next frame: a cue shown or hidden inside the observer's delivery changes sizes the
-  // observer watches, which Firefox reports as a "ResizeObserver loop" error.
-  const resize = new ResizeObserver(() =>
-    requestAnimationFrame(() => {
-      updateScrollCue(parts.codeScroll, parts.codeCue);
-      updateScrollCue(parts.wrap, parts.cue);
-    }),
-  );
-  for (const box of [parts.codeScroll, parts.tabList, parts.wrap, parts.table]) resize.observe(box);
+  const resize = watchScrollCues(parts);
   const onTheme = () => {
     view.surface = rgbOf(cssColor('--surface'), view.surface);
     render();
@@ -156,23 +162,11 @@ function gridHandlers(view, { point, render, stepCount, parts }) {
   };
   const onKey = (event) => {
     if (!view.cells.length || !cellOf(event)) return;
-    const rows = view.cells.length;
-    const cols = view.cells[0].length;
-    const { row, col } = view.cursor;
-    const moves = {
-      ArrowUp: [row - 1, col],
-      ArrowDown: [row + 1, col],
-      ArrowLeft: [row, col - 1],
-      ArrowRight: [row, col + 1],
-      Home: [row, 0],
-      End: [row, cols - 1],
-      PageUp: [0, col],
-      PageDown: [rows - 1, col],
-    };
-    if (!(event.key in moves)) return;
+    const size = { rows: view.cells.length, cols: view.cells[0].length, pages: true };
+    const moved = moveCursor(view.cursor, event.key, size);
+    if (!moved) return;
     event.preventDefault();
-    const [r, c] = moves[event.key];
-    view.cells[Math.min(rows - 1, Math.max(0, r))][Math.min(cols - 1, Math.max(0, c))].focus();
+    view.cells[moved.row][moved.col].focus();
   };
   return [
     [parts.tabList, 'click', onTabClick],

@@ -5,7 +5,8 @@
 // never redone here (a weight's row max and row sum are the core's rowMax and rowSum).
 import { compact, fixed, scientific, visibleToken } from '../../lib/format.js';
 import { magma } from '../../lib/magma.js';
-import { largestWeight } from '../attention-map/model.js';
+import { largestWeight } from '../../lib/map-statistics.js';
+import { CUSTOM, INVERSE_D, INVERSE_SQRT_D, scaleLabel, UNSCALED } from '../../lib/scale.js';
 
 export const MAX_TOKENS = 16; // rows and key columns shown (the tutorial's 13 all fit)
 export const MAX_DIMENSIONS = 8; // output columns shown
@@ -34,28 +35,16 @@ const significant = (value) =>
 export const subscript = (n) => [...String(n)].map((digit) => SUBSCRIPTS[digit]).join('');
 const quoted = (token) => `“${visibleToken(token)}”`;
 
-// ---- the scale, in either of its encodings -------------------------------------------------
-// The state's scale is { mode, factor } (or, before the core's change, 'sqrt' | 'd' | 'none'
-// | a number); this is the one place that reads it.
-export function scaleOf(state) {
-  const { scale } = state;
-  if (scale && typeof scale === 'object') return scale;
-  if (typeof scale === 'number') return { mode: 'custom', factor: scale };
-  return { mode: scale, factor: 1 };
-}
-
-function scaleCode(scale) {
-  if (scale.mode === 'sqrt') return ' / sqrt(d)';
-  if (scale.mode === 'd') return ' / d';
-  if (scale.mode === 'none') return '';
-  return ` * ${scale.factor}`;
-}
+// ---- the scale: { mode, factor } (lib/scale.js) -------------------------------------------
+const SCALE_CODE = { [INVERSE_SQRT_D]: ' / sqrt(d)', [INVERSE_D]: ' / d', [UNSCALED]: '' };
+const scaleCode = (scale) =>
+  scale.mode === CUSTOM ? ` * ${scale.factor}` : SCALE_CODE[scale.mode];
 
 // The four lines of code, following the live scale and mask.
 export function codeLines(state) {
   return [
     {
-      code: `scores  = q @ k.T${scaleCode(scaleOf(state))}`,
+      code: `scores  = q @ k.T${scaleCode(state.scale)}`,
       comment: '# how well each query fits each key',
     },
     {
@@ -70,11 +59,12 @@ export function codeLines(state) {
 
 // "1/√d = 1/√24 = 0.204": the scale that was actually used, by name and value.
 export function scaleName(state, result) {
-  const { mode } = scaleOf(state);
-  const value = significant(result.scale);
-  if (mode === 'sqrt') return `1/√d = 1/√${result.d} = ${value}`;
-  if (mode === 'd') return `1/d = 1/${result.d} = ${value}`;
-  if (mode === 'none') return 'none (factor 1)';
+  const { mode } = state.scale;
+  const value = significant(result.scaleFactor);
+  const label = scaleLabel(state.scale);
+  if (mode === INVERSE_SQRT_D) return `${label} = 1/√${result.d} = ${value}`;
+  if (mode === INVERSE_D) return `${label} = 1/${result.d} = ${value}`;
+  if (mode === UNSCALED) return 'none (factor 1)';
   return `a custom factor, ${value}`;
 }
 
@@ -224,7 +214,7 @@ function spreadSentence(result, state) {
   const text = `Their spread (typical size)${rows} is ${fixed(spread, 1)}.`;
   // The trained head (vectors=learned) keeps init in its state for later, but has no recipe.
   const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial' && state.vectors !== 'learned';
-  if (!(spread > 2) || !tutorialRecipe || scaleOf(state).mode !== 'sqrt') return text;
+  if (!(spread > 2) || !tutorialRecipe || state.scale.mode !== INVERSE_SQRT_D) return text;
   return `${text} That is far above 1 because the tutorial's recipe makes queries and keys grow with d (its weight matrices are 0.5·randn(d, d)); section 5 shows what large scores do to the softmax.`;
 }
 
@@ -234,7 +224,7 @@ export function summary(result, state, stepName) {
   const clipped = T > grid.rows ? ` Showing the first ${grid.rows} of ${T} tokens.` : '';
   if (stepName === 'scores') {
     const scaling =
-      scaleOf(state).mode === 'none' ? 'left unscaled' : `scaled by ${scaleName(state, result)}`;
+      state.scale.mode === UNSCALED ? 'left unscaled' : `scaled by ${scaleName(state, result)}`;
     return `A ${T} × ${T} table of scores: one row per query, one column per key, ${scaling}.${clipped} ${spreadSentence(result, state)}`;
   }
   if (stepName === 'mask') {

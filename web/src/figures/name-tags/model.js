@@ -5,6 +5,7 @@
 // shows. Pure: no DOM, runs in Node. The core computes scores, weights and the blend; this
 // file never redoes the softmax.
 import { compact, fixed } from '../../lib/format.js';
+import { customScale } from '../../lib/scale.js';
 
 export const PEOPLE = Object.freeze([
   { word: 'cat', x: 1.6, y: 0.5, value: [0.93, 0.42, 0.09], colourName: 'orange' },
@@ -33,7 +34,7 @@ export function formulaInput(query, factor) {
     T: n,
     d: 2,
     dV: 3,
-    scale: { mode: 'custom', factor },
+    scale: customScale(factor),
     causal: false,
   };
 }

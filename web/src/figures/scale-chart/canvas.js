@@ -12,6 +12,7 @@ import {
 } from 'chart.js';
 import { cssColor } from '../../theme.js';
 import { MEASURES, SERIES, uniformLevel } from './model.js';
+import { INVERSE_D, INVERSE_SQRT_D, UNSCALED } from '../../lib/scale.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale);
 
@@ -21,9 +22,9 @@ export function readColors(root) {
     muted: cssColor('--muted'),
     line: cssColor('--line'),
     surface: cssColor('--surface'),
-    none: cssColor('--accent'),
-    sqrt: cssColor('--accent-2'),
-    d: cssColor('--accent-3'),
+    [UNSCALED]: cssColor('--accent'),
+    [INVERSE_SQRT_D]: cssColor('--accent-2'),
+    [INVERSE_D]: cssColor('--accent-3'),
     font: getComputedStyle(root).fontFamily || 'system-ui, sans-serif',
   };
 }

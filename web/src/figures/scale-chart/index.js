@@ -22,13 +22,59 @@ function studyWork(core) {
   return ({ T, widths, draws }) => T * T * draws * widths.reduce((sum, d) => sum + d, 0);
 }
 
+// Recent studies by key, so that switching back to one is instant.
+function createStudyCache() {
+  const cache = new Map();
+  return {
+    has: (key) => cache.has(key),
+    get: (key) => cache.get(key),
+    remember(key, entry) {
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
+      cache.set(key, entry);
+    },
+  };
+}
+
+// One study: the averaged one (hundreds of millions of multiply-adds) in the compute worker
+// when there is one (`background`), else here. done(outcome, ms) hears it, with the core's own
+// time where the worker reports it, not the trip to it and back.
+function computeStudy(core, background, settings, done) {
+  const started = performance.now();
+  const finish = (outcome) => done(outcome, outcome.ms ?? performance.now() - started);
+  if (background && settings.mode === 'averaged') {
+    background.run('study', 'scaleStudy', settings).then(finish);
+    return;
+  }
+  try {
+    finish({ value: core.scaleStudy(settings) });
+  } catch (error) {
+    finish({ error: error.message }); // the core's own message
+  }
+}
+
+// seen.visible follows whether the figure is within 200 px of the screen; onSeen() is called
+// each time it comes near. Returns the observer, or null where there is none (then it counts
+// as always visible).
+function watchVisibility(root, seen, onSeen) {
+  if (seen.visible) return null;
+  const observer = new IntersectionObserver(
+    (entries) => {
+      seen.visible = entries.some((entry) => entry.isIntersecting);
+      if (seen.visible) onSeen();
+    },
+    { rootMargin: '200px 0px' },
+  );
+  observer.observe(root);
+  return observer;
+}
+
 // Runs the study the view asks for, at most once per animation frame; the averaged one only
 // once the figure is on screen, and in the compute worker when there is one (`background`).
 // Keeps recent studies so switching back is instant.
 function createRunner(core, background, parts, getView, show) {
   const limits = core.limits;
   const work = studyWork(core);
-  const cache = new Map();
+  const cache = createStudyCache();
   const timers = { delay: 0, frame: 0, compute: 0 };
   const seen = { visible: typeof IntersectionObserver !== 'function', pending: false };
   const latest = { key: '' };
@@ -38,40 +84,18 @@ function createRunner(core, background, parts, getView, show) {
     parts.status.textContent = 'Showing the last good result; fix the value marked above.';
   }
 
-  function remember(key, entry) {
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
-    cache.set(key, entry);
-  }
-
   // Shown only if the view still asks for it; a study the view has moved on from is kept.
   function finish(settings, key, outcome, ms) {
     if (outcome.stale) return; // a newer averaged study is on its way
     if (key !== latest.key) {
-      if ('value' in outcome) remember(key, { study: outcome.value, settings, ms });
+      if ('value' in outcome) cache.remember(key, { study: outcome.value, settings, ms });
       return;
     }
     parts.canvasWrap.classList.remove('is-busy');
     if ('error' in outcome) return refuse({ [model.blamedField(getView())]: outcome.error });
     const entry = { study: outcome.value, settings, ms };
-    remember(key, entry);
+    cache.remember(key, entry);
     show(entry);
-  }
-
-  // The averaged study (hundreds of millions of multiply-adds) runs in the compute worker.
-  function compute(settings, key) {
-    const started = performance.now();
-    // The core's own time where the worker reports it, not the trip to it and back.
-    const done = (outcome) =>
-      finish(settings, key, outcome, outcome.ms ?? performance.now() - started);
-    if (background && settings.mode === 'averaged') {
-      background.run('study', 'scaleStudy', settings).then(done);
-      return;
-    }
-    try {
-      done({ value: core.scaleStudy(settings) });
-    } catch (error) {
-      done({ error: error.message }); // the core's own message
-    }
   }
 
   function run() {
@@ -93,7 +117,10 @@ function createRunner(core, background, parts, getView, show) {
     // Let "Computing…" paint before any study that runs on the main thread.
     clearTimeout(timers.compute);
     timers.compute = setTimeout(
-      () => compute(settings, key),
+      () =>
+        computeStudy(core, background, settings, (outcome, ms) =>
+          finish(settings, key, outcome, ms),
+        ),
       settings.mode === 'averaged' ? 16 : 0,
     );
   }
@@ -108,17 +135,7 @@ function createRunner(core, background, parts, getView, show) {
     else queue();
   }
 
-  const observer = seen.visible
-    ? null
-    : new IntersectionObserver(
-        (entries) => {
-          seen.visible = entries.some((entry) => entry.isIntersecting);
-          if (seen.visible && seen.pending) schedule(0);
-        },
-        { rootMargin: '200px 0px' },
-      );
-  observer?.observe(parts.root);
-
+  const observer = watchVisibility(parts.root, seen, () => seen.pending && schedule(0));
   return {
     schedule,
     stop() {

@@ -7,6 +7,7 @@
 // of the chart and the 1/d curve sits on the uniform line. On a log axis every factor of ten
 // gets the same height, so 0.016, 0.02 and 0.1 are far apart and 0.88 still fits.
 import { fixed } from '../../lib/format.js';
+import { INVERSE_D, INVERSE_SQRT_D, namedScale, scaleLabel, UNSCALED } from '../../lib/scale.js';
 
 export const TUTORIAL = Object.freeze({
   mode: 'tutorial',
@@ -35,19 +36,35 @@ export const INITIAL_VIEW = Object.freeze({
   lastChanged: 'draws',
 });
 
+const labelOf = (mode) => scaleLabel(namedScale(mode));
+
 // The three curves, in the order the core returns them. Colour, dash and marker all differ,
 // so the chart does not rely on colour alone.
 export const SERIES = Object.freeze([
   {
-    key: 'none',
-    label: 'no scaling',
+    key: UNSCALED,
+    label: labelOf(UNSCALED),
     short: 'unscaled',
     dash: [7, 4],
     point: 'circle',
     width: 2.25,
   },
-  { key: 'sqrt', label: 'divided by √d', short: '1/√d', dash: [], point: 'rectRot', width: 3 },
-  { key: 'd', label: 'divided by d', short: '1/d', dash: [2, 3], point: 'triangle', width: 2.25 },
+  {
+    key: INVERSE_SQRT_D,
+    label: 'divided by √d',
+    short: labelOf(INVERSE_SQRT_D),
+    dash: [],
+    point: 'rectRot',
+    width: 3,
+  },
+  {
+    key: INVERSE_D,
+    label: 'divided by d',
+    short: labelOf(INVERSE_D),
+    dash: [2, 3],
+    point: 'triangle',
+    width: 2.25,
+  },
 ]);
 
 export const MEASURES = Object.freeze({
@@ -189,37 +206,41 @@ export function headline(study, settings, measure) {
   const at = (key) => curve(study, key, measure)[i];
   const value = (key) => ({ value: measureText(at(key), measure), series: key });
   const d = { variable: 'd' };
-  const close = nearUniform(at('d'), uniformLevel(settings.T, settings.causal, measure), measure)
+  const close = nearUniform(
+    at(INVERSE_D),
+    uniformLevel(settings.T, settings.causal, measure),
+    measure,
+  )
     ? `close to uniform, which ${uniformPhrase(settings, measure, 'is')}`
     : `uniform ${uniformPhrase(settings, measure, 'would be')}`;
   const parts = ['At ', d, ` = ${study.widths[i]}${sourceText(settings)}, `];
   if (measure === 'peak') {
     parts.push(
       'without scaling a row puts ',
-      value('none'),
+      value(UNSCALED),
       ' of its attention on its favourite token on average; divided by √',
       d,
       ' it puts ',
-      value('sqrt'),
+      value(INVERSE_SQRT_D),
       '; divided by ',
       d,
       ', ',
-      value('d'),
+      value(INVERSE_D),
       ` (${close}).`,
     );
   } else {
     const worth = (key) => effectiveTokens(at(key));
     parts.push(
       'without scaling a row’s entropy is ',
-      value('none'),
-      ` nats, as if it listened to ${worth('none')} tokens; divided by √`,
+      value(UNSCALED),
+      ` nats, as if it listened to ${worth(UNSCALED)} tokens; divided by √`,
       d,
       ', ',
-      value('sqrt'),
-      ` nats (${worth('sqrt')} tokens); divided by `,
+      value(INVERSE_SQRT_D),
+      ` nats (${worth(INVERSE_SQRT_D)} tokens); divided by `,
       d,
       ', ',
-      value('d'),
+      value(INVERSE_D),
       ` nats (${close}).`,
     );
   }
@@ -230,7 +251,7 @@ export function headline(study, settings, measure) {
 export function trendSentence(study, measure) {
   const n = study.widths.length;
   const of = (key) => trend(curve(study, key, measure), measure);
-  return `From d = ${study.widths[0]} to ${study.widths[n - 1]}: unscaled it ${of('none')}; divided by √d it ${of('sqrt')}; divided by d it ${of('d')}.`;
+  return `From d = ${study.widths[0]} to ${study.widths[n - 1]}: unscaled it ${of(UNSCALED)}; divided by √d it ${of(INVERSE_SQRT_D)}; divided by d it ${of(INVERSE_D)}.`;
 }
 
 // The canvas's aria-label: the finding in words, with the live numbers.

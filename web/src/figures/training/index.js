@@ -19,21 +19,9 @@ function readSettings(fields) {
   });
 }
 
-// learning: the section's module and data, loaded on first use (learning.js's createLearning).
-export function mount(element, { learning }) {
-  uid += 1;
-  const id = uid;
-  const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
+// Draws the runs at most once per animation frame. view(): the runner's view.
+function createDrawing(parts, view) {
   const drawing = { chart: null, frame: 0 };
-  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning.js
-  const runner = createRunner({
-    compute: learning.compute,
-    nameOf: (key) => `figure-${id}-${key}`,
-    textFor: (settings) => (settings.source === 'pasted' ? settings.text : text.shakespeare),
-    onChange: () => {
-      if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
-    },
-  });
 
   // The axes stay fixed for a whole training: sized once every run has its start loss.
   function chartFor({ runs, settings }) {
@@ -48,24 +36,39 @@ export function mount(element, { learning }) {
 
   function draw() {
     drawing.frame = 0;
-    const view = runner.view();
-    const { runs, settings } = view;
+    const shown = view();
+    const { runs, settings } = shown;
     const progress = model.progress(runs, settings?.steps ?? model.DEFAULT_SETTINGS.steps);
     parts.bar.value = progress.fraction;
     parts.status.textContent = runs.length === 0 ? 'Not started.' : progress.text;
-    parts.notice.textContent = view.notice;
-    parts.play.textContent = model.playLabel(view);
-    parts.play.disabled = view.finished;
-    const chart = chartFor(view);
+    parts.notice.textContent = shown.notice;
+    parts.play.textContent = model.playLabel(shown);
+    parts.play.disabled = shown.finished;
+    const chart = chartFor(shown);
     if (chart) render.drawChart(chart, runs, model.chartLabel(runs));
     render.drawMaps(parts.maps, runs);
     render.writeFindings(parts.findings, model.findings(runs, runs[0]?.vocabulary ?? 0));
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
-  // The trainer and Shakespeare arrive with learning.js: fetched when the section comes near,
-  // or here (at once if they already have). The trainer itself is in that file, so a pasted
-  // text cannot do without it either.
+  return {
+    draw,
+    schedule() {
+      if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+    },
+    destroy() {
+      cancelAnimationFrame(drawing.frame);
+      drawing.chart?.destroy();
+    },
+  };
+}
+
+// The Train button: the first press checks the settings, waits for the trainer and Shakespeare
+// (they arrive with learning.js: fetched when the section comes near, or here, at once if they
+// already have; the trainer itself is in that file, so a pasted text cannot do without it
+// either) and starts the runs; later presses pause or resume them. text: { shakespeare,
+// loading }, filled here.
+function createPlay(parts, runner, learning, text) {
   async function learningLoaded() {
     parts.status.textContent = 'Loading the trainer and its text…';
     try {
@@ -78,7 +81,7 @@ export function mount(element, { learning }) {
     }
   }
 
-  async function play() {
+  return async function play() {
     if (runner.view().runs.length > 0) return runner.pauseOrResume();
     if (text.loading) return;
     const checked = readSettings(parts.fields);
@@ -88,7 +91,22 @@ export function mount(element, { learning }) {
     const ready = await learningLoaded();
     text.loading = false;
     if (ready) runner.start(checked.value);
-  }
+  };
+}
+
+// learning: the section's module and data, loaded on first use (learning.js's createLearning).
+export function mount(element, { learning }) {
+  uid += 1;
+  const id = uid;
+  const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
+  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning.js
+  const drawing = createDrawing(parts, () => runner.view());
+  const runner = createRunner({
+    compute: learning.compute,
+    nameOf: (key) => `figure-${id}-${key}`,
+    textFor: (settings) => (settings.source === 'pasted' ? settings.text : text.shakespeare),
+    onChange: drawing.schedule,
+  });
 
   function settingChanged() {
     parts.fields.text.control.parentElement.hidden = parts.fields.source.control.value !== 'pasted';
@@ -98,17 +116,16 @@ export function mount(element, { learning }) {
 
   // A failure is said when Train is pressed, if it still fails then.
   const stopWatching = whenNear(element, () => learning.load().catch(() => {}));
-  parts.play.addEventListener('click', play);
+  parts.play.addEventListener('click', createPlay(parts, runner, learning, text));
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
-  draw();
+  drawing.draw();
 
   return {
     destroy() {
       stopWatching();
       runner.reset();
-      cancelAnimationFrame(drawing.frame);
-      drawing.chart?.destroy();
+      drawing.destroy();
       parts.root.remove();
     },
   };

@@ -3,11 +3,15 @@
 // (settings checks, chart points, table rows, the progress line and the sentences that quote
 // the live numbers). Pure: runs in Node; the core's training results come in as arguments.
 import { fixed } from '../../lib/format.js';
+import { INVERSE_D, INVERSE_SQRT_D, namedScale, scaleLabel, UNSCALED } from '../../lib/scale.js';
 
+// One run per scale, keyed by its mode.
+const run = (mode, label = scaleLabel(namedScale(mode))) =>
+  Object.freeze({ key: mode, label, scale: namedScale(mode) });
 export const RUNS = Object.freeze([
-  Object.freeze({ key: 'sqrt', label: '1/√d', scale: Object.freeze({ mode: 'sqrt' }) }),
-  Object.freeze({ key: 'none', label: 'not scaled', scale: Object.freeze({ mode: 'none' }) }),
-  Object.freeze({ key: 'd', label: '1/d', scale: Object.freeze({ mode: 'd' }) }),
+  run(INVERSE_SQRT_D),
+  run(UNSCALED, 'not scaled'),
+  run(INVERSE_D),
 ]);
 
 export const WIDTHS = Object.freeze([16, 64, 256]);

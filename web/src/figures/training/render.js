@@ -5,12 +5,17 @@ import { Chart, LinearScale, LineController, LineElement, PointElement } from 'c
 import { paintCells } from '../../lib/grid.js';
 import { magma } from '../../lib/magma.js';
 import { visibleToken } from '../../lib/format.js';
+import { INVERSE_D, INVERSE_SQRT_D, UNSCALED } from '../../lib/scale.js';
 import { cssColor } from '../../theme.js';
 import { MAX_STEPS, RUNS, WIDTHS } from './model.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
-const COLOUR_VARIABLES = { sqrt: '--accent-2', none: '--accent', d: '--accent-3' };
+const COLOUR_VARIABLES = {
+  [INVERSE_SQRT_D]: '--accent-2',
+  [UNSCALED]: '--accent',
+  [INVERSE_D]: '--accent-3',
+};
 
 function make(tag, attributes = {}, parent = null) {
   const node = document.createElement(tag);

@@ -11,54 +11,59 @@ async function settled(compute) {
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+// One run's steps, asked for a few at a time until it is paused, reset, done or failed.
+// trainer: { state, compute, nameOf, textFor, update } (createRunner's).
+async function loop(trainer, key, generation) {
+  const { state, compute, nameOf, update } = trainer;
+  const perCall = model.stepsPerCall(compute.describe().mode, state.settings.d);
+  while (generation === state.generation && state.playing) {
+    const run = state.runs.find((r) => r.key === key);
+    const count = model.nextCount(run, state.settings.steps, perCall);
+    if (count === 0 || run.status === 'failed') return;
+    const outcome = await compute.run(`train-${key}`, 'trainingSteps', {
+      name: nameOf(key),
+      count,
+    });
+    if (generation !== state.generation || outcome.stale) return;
+    if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
+    update(key, (r) => model.stepped(r, outcome.value, state.settings.steps));
+  }
+}
+
+// Starts one run in the core, then its loop.
+async function begin(trainer, key, generation) {
+  const { state, compute, nameOf, textFor, update } = trainer;
+  const { d, learningRate } = state.settings;
+  await settled(compute);
+  if (generation !== state.generation) return;
+  const outcome = await compute.run(`train-${key}`, 'trainingStart', {
+    name: nameOf(key),
+    text: textFor(state.settings),
+    d,
+    learningRate,
+    scale: model.RUNS.find((run) => run.key === key).scale,
+    ...model.FIXED,
+  });
+  if (generation !== state.generation) return;
+  if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
+  state.notice = model.sourceNotice(state.settings, outcome.value);
+  update(key, (r) => model.started(r, outcome.value));
+  loop(trainer, key, generation);
+}
+
 export function createRunner({ compute, nameOf, textFor, onChange }) {
   const state = { generation: 0, playing: false, settings: null, runs: [], notice: '' };
-
-  function update(key, change) {
+  const update = (key, change) => {
     state.runs = state.runs.map((run) => (run.key === key ? change(run) : run));
     onChange();
-  }
-
-  async function loop(key, generation) {
-    const perCall = model.stepsPerCall(compute.describe().mode, state.settings.d);
-    while (generation === state.generation && state.playing) {
-      const run = state.runs.find((r) => r.key === key);
-      const count = model.nextCount(run, state.settings.steps, perCall);
-      if (count === 0 || run.status === 'failed') return;
-      const outcome = await compute.run(`train-${key}`, 'trainingSteps', {
-        name: nameOf(key),
-        count,
-      });
-      if (generation !== state.generation || outcome.stale) return;
-      if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
-      update(key, (r) => model.stepped(r, outcome.value, state.settings.steps));
-    }
-  }
-
-  async function begin(key, generation) {
-    const { d, learningRate } = state.settings;
-    await settled(compute);
-    if (generation !== state.generation) return;
-    const outcome = await compute.run(`train-${key}`, 'trainingStart', {
-      name: nameOf(key),
-      text: textFor(state.settings),
-      d,
-      learningRate,
-      scale: model.RUNS.find((run) => run.key === key).scale,
-      ...model.FIXED,
-    });
-    if (generation !== state.generation) return;
-    if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
-    state.notice = model.sourceNotice(state.settings, outcome.value);
-    update(key, (r) => model.started(r, outcome.value));
-    loop(key, generation);
-  }
+  };
+  const trainer = { state, compute, nameOf, textFor, update };
 
   function start(settings) {
     state.settings = settings;
     state.playing = true;
     state.runs = model.RUNS.map(({ key }) => model.emptyRun(key));
-    for (const { key } of model.RUNS) begin(key, state.generation);
+    for (const { key } of model.RUNS) begin(trainer, key, state.generation);
     onChange();
   }
 
@@ -74,7 +79,7 @@ export function createRunner({ compute, nameOf, textFor, onChange }) {
 
   function pauseOrResume() {
     state.playing = !state.playing;
-    if (state.playing) for (const { key } of model.RUNS) loop(key, state.generation);
+    if (state.playing) for (const { key } of model.RUNS) loop(trainer, key, state.generation);
     onChange();
   }
 
