@@ -1,28 +1,31 @@
-// page-speed.mjs: how fast the built page (dist/) feels, in headless Chromium on localhost, each
-// row held to issue 9's target: navigation to the first drawn attention map; a text change to
-// the redrawn map at T = 64, 256 and 512 (d = 64), from the input event to the end of drawing;
-// the longest main-thread task (PerformanceObserver 'longtask') while 1000 characters are typed
-// at d = 512 and while the √d chart's averaged study runs; the averaged study's time as the
-// page reports it; and the gzipped size of what the page loads before the learning section
-// and what each file fetched later adds. Run alone
-// (`node bench/page-speed.mjs`) after `npm run build`, or as part of bench/run.mjs.
+// page-speed.mjs: how fast the built page (dist/) feels, in headless Chromium on localhost:
+// navigation to the first drawn attention map; a text change to the redrawn map at T = 64, 256
+// and 512 (d = 64), from the input event to the end of drawing; the longest main-thread task
+// (PerformanceObserver 'longtask', one helper: longestTaskDuring) while a 1,000-character text
+// is pasted at d = 512, while 1,000 characters are typed there, while the √d chart's averaged
+// study runs, while section 6 trains with its default settings and during a burst of 100 link
+// changes; section 6's default training from the click to "Finished"; and the gzipped size of
+// what the page fetches before the reader scrolls, and of what each file fetched later adds.
+// Run alone (`node bench/page-speed.mjs [--runs N]`) after `npm run build`, or as part of
+// bench/run.mjs, which runs it once per run and holds the medians to the targets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { serve } from '../scripts/serve.mjs';
+import { median, missingReason, perRun, targetLine, unit } from './targets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-// The files the page fetches only as a reader nears the section that needs them
-// (web/src/lib/when-near.js), with what each carries.
+// What the files fetched only as a reader nears the section that needs them carry
+// (web/src/lib/when-near.js).
 const LATER_FILES = {
   'learning.js': 'what the learning section adds (learning.js)',
   'torch-outputs.js': 'what the proof, section 7, adds (torch-outputs.js)',
 };
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// Every file of dist/ with its size raw and gzipped at level 9.
 export function pageBytes() {
   return readdirSync(dist).map((file) => {
     const raw = readFileSync(join(dist, file));
@@ -30,33 +33,44 @@ export function pageBytes() {
   });
 }
 
-// A page whose long tasks (over 50 ms on the main thread) are collected from the start.
-async function openPage(browser, url) {
+// ---- the one helper for "the longest main-thread task during X" ----
+
+// A page whose long tasks (over 50 ms on the main thread) are collected from the start, once
+// its first map is drawn, the compute worker is up (it loads its own copy of the core after
+// the first map) and every figure has mounted (section 6's is among the last): what follows
+// measures the page as a reader uses it, not its start. `beforeLoad(page)` runs before the
+// navigation (to watch its requests).
+export async function openPage(browser, url, { beforeLoad } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => console.error(`page: ${error.message}`));
   await page.addInitScript(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+      for (const entry of list.getEntries())
+        window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'longtask' });
   });
+  await beforeLoad?.(page);
   await page.goto(url);
   await page.waitForSelector('#map-table table');
-  // The compute worker is up (it loads its own copy of the core after the first map), and
-  // every figure has mounted (section 6's is among the last): what follows measures the page
-  // as a reader uses it, not its start.
   await page.waitForFunction(() => document.documentElement.dataset.compute !== 'starting');
   await page.waitForSelector('#training .training__buttons button');
   return page;
 }
 
-// The longest main-thread task while `action` runs (0 when none reached 50 ms).
-async function longestTaskDuring(page, action) {
+// The longest main-thread task while `action` runs (0 when none passed 50 ms, the shortest a
+// 'longtask' entry can be), what `action` returned, and the long tasks themselves ({ start,
+// duration } in the page's clock) for a caller that must leave one out.
+export async function longestTaskDuring(page, action) {
   await page.evaluate(() => {
     window.__longTasks = [];
   });
-  await action();
-  return page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const value = await action();
+  const tasks = await page.evaluate(() => window.__longTasks);
+  return { longestMs: Math.max(0, ...tasks.map((t) => t.duration)), value, tasks };
 }
+
+// ---- the first map, the redraw ----
 
 async function firstMapMs(browser, url) {
   const times = [];
@@ -73,11 +87,11 @@ async function firstMapMs(browser, url) {
 // From the input event to the end of the redraw, so it includes waiting for the frame. Each
 // change comes `pauseMs` after the last map was drawn: 300 ms, as a reader makes a change and
 // looks, once the previous map's follow-up (the other figures, layout, paint) is done; 0, as
-// fast as the page allows, where that follow-up is still running (about 10 ms more at T = 512).
+// fast as the page allows, where that follow-up is still running.
 async function redrawMs(page, T, pauseMs) {
   const times = [];
   for (let run = 0; run < 7; run++) {
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    await new Promise((done) => setTimeout(done, pauseMs));
     const text = Array.from({ length: T }, (_, i) =>
       String.fromCharCode(97 + ((i * 7 + run) % 26)),
     ).join('');
@@ -104,27 +118,80 @@ async function redrawMs(page, T, pauseMs) {
   return median(times);
 }
 
+// ---- the map's text at d = 512: typed, pasted, and a burst of links ----
+
 const TYPED =
   'To be, or not to be, that is the question: whether tis nobler in the mind to suffer ';
+const TEXT_1000 = TYPED.repeat(12).slice(0, 1000);
 
-// 1000 characters typed one key at a time (20 ms apart, faster than anyone types) into the
-// map's text at d = 512, until the map of all 1000 is drawn.
+// Until the map's summary starts "N tokens, d = 512": the map of the last text is drawn.
+function mapShows(page, tokens) {
+  return page.waitForFunction(
+    (prefix) => document.querySelector('[data-role="summary"]').textContent.startsWith(prefix),
+    `${tokens} tokens, d = 512`,
+    { timeout: 60_000 },
+  );
+}
+
+// 1,000 characters typed one key at a time (20 ms apart, faster than anyone types) into the
+// map's text at d = 512, until the map of all 1,000 is drawn.
 async function typingLongestTaskMs(browser, url) {
   const page = await openPage(browser, `${url}#d=512`);
   await page.fill('#map-text', '');
   await page.focus('#map-text');
-  const text = TYPED.repeat(12).slice(0, 1000);
-  const longest = await longestTaskDuring(page, async () => {
-    await page.keyboard.type(text, { delay: 20 });
-    await page.waitForFunction(
-      () => /^1000 tokens/.test(document.querySelector('[data-role="summary"]').textContent),
-      null,
-      { timeout: 60_000 },
-    );
+  const { longestMs } = await longestTaskDuring(page, async () => {
+    await page.keyboard.type(TEXT_1000, { delay: 20 });
+    await mapShows(page, 1000);
   });
   await page.close();
-  return longest;
+  return longestMs;
 }
+
+// The map's text at d = 512 replaced by a 1,000-character text in one input event, as a paste
+// does (select all, then insertText), until its map is drawn.
+async function pasteLongestTaskMs(browser, url) {
+  const page = await openPage(browser, `${url}#d=512`);
+  await page.focus('#map-text');
+  await page.keyboard.press('Control+A');
+  const { longestMs } = await longestTaskDuring(page, async () => {
+    await page.keyboard.insertText(TEXT_1000);
+    await mapShows(page, 1000);
+  });
+  await page.close();
+  return longestMs;
+}
+
+// location.hash set 100 times within one task, each a link to a different text at d = 512
+// (401 to 500 characters), until the last link's map is drawn. What is held to the target is
+// the longest task the page runs in answer, after the burst's own task; that task (Chromium's
+// 100 fragment navigations, whose cost grows with the document) is returned beside it, with
+// the same burst on a near-empty document (the page's favicon, an SVG) for scale.
+const BURST = (text) => {
+  const began = performance.now();
+  for (let length = 401; length <= 500; length++)
+    location.hash = `#text=${encodeURIComponent(text.slice(0, length))}&d=512`;
+  return { began, ended: performance.now() };
+};
+
+async function linkBurst(browser, url) {
+  const page = await openPage(browser, `${url}#d=512`);
+  const { value: burst, tasks } = await longestTaskDuring(page, async () => {
+    const times = await page.evaluate(BURST, TEXT_1000);
+    await mapShows(page, 500);
+    return times;
+  });
+  await page.goto(new URL('favicon.svg', url).href);
+  const empty = await page.evaluate(BURST, TEXT_1000);
+  await page.close();
+  const answer = tasks.filter((t) => t.start >= burst.ended).map((t) => t.duration);
+  return {
+    longestMs: Math.max(0, ...answer),
+    burstMs: burst.ended - burst.began,
+    emptyBurstMs: empty.ended - empty.began,
+  };
+}
+
+// ---- the averaged study ----
 
 const STUDY_DONE = /32 draws, T = 64, mask off, seed \d+: computed by the C\+\+ core in (\d+) ms/;
 
@@ -132,86 +199,286 @@ const STUDY_DONE = /32 draws, T = 64, mask off, seed \d+: computed by the C\+\+ 
 async function studyRun(browser, url) {
   const page = await openPage(browser, url);
   await page.locator('#scale').scrollIntoViewIfNeeded();
-  let ms = 0;
-  const longest = await longestTaskDuring(page, async () => {
+  const { longestMs, value } = await longestTaskDuring(page, async () => {
     await page.getByText('Averaged', { exact: true }).click();
     await page.waitForFunction(
       (source) => new RegExp(source).test(document.querySelector('#scale').textContent),
       STUDY_DONE.source,
       { timeout: 60_000 },
     );
-    ms = Number(STUDY_DONE.exec(await page.textContent('#scale'))[1]);
+    return Number(STUDY_DONE.exec(await page.textContent('#scale'))[1]);
   });
   await page.close();
-  return { ms, longest };
+  return { ms: value, longestMs };
 }
 
-export async function measurePageSpeed() {
+// ---- section 6: the default training run ----
+
+// The findings' verdict on held-out loss (web/src/figures/training/findings.js): the unscaled
+// head behind the 1/√d one by more than the page's 0.02 nats of "level".
+const BEHIND =
+  /After (\d+) steps the held-out loss[\s\S]*The unscaled head is behind the 1\/√d head by ([\d.]+) nats/;
+const FINISHED = /^Finished/; // the play button's label once the three runs are done (model.js)
+
+// Clicks "Train the three heads" with the default settings once the page computes in its worker,
+// records in the page's clock every change of the findings, the status line and the button until
+// the button says "Finished", and the longest main-thread task meanwhile.
+async function trainingRun(browser, url) {
+  const page = await openPage(browser, url);
+  try {
+    const mode = await page.evaluate(() => document.documentElement.dataset.compute);
+    await page.locator('#training').scrollIntoViewIfNeeded();
+    await page.evaluate(() => {
+      const figure = document.querySelector('#training');
+      const button = figure.querySelector('.training__buttons button');
+      const findings = figure.querySelector('.training__findings');
+      const status = figure.querySelector('.training__status');
+      window.trainingTimeline = [];
+      const record = () =>
+        window.trainingTimeline.push({
+          t: performance.now(),
+          findings: findings.textContent,
+          status: status.textContent,
+          button: button.textContent,
+        });
+      const observer = new MutationObserver(record);
+      for (const node of [findings, status, button])
+        observer.observe(node, { childList: true, subtree: true, characterData: true });
+      button.addEventListener(
+        'click',
+        () => {
+          window.trainingClicked = performance.now();
+        },
+        { capture: true },
+      );
+    });
+    const { longestMs, value } = await longestTaskDuring(page, async () => {
+      await page.click('#training .training__buttons button');
+      await page.waitForFunction(
+        (source) =>
+          new RegExp(source).test(
+            document.querySelector('#training .training__buttons button').textContent,
+          ),
+        FINISHED.source,
+        { timeout: 180_000, polling: 100 },
+      );
+      return page.evaluate(() => ({
+        clicked: window.trainingClicked,
+        timeline: window.trainingTimeline,
+      }));
+    });
+    const events = value.timeline.map((e) => ({ ...e, seconds: (e.t - value.clicked) / 1000 }));
+    const finished = events.find((e) => FINISHED.test(e.button));
+    const behind = events.find((e) => BEHIND.test(e.findings));
+    return {
+      mode,
+      longestMs,
+      finishedSeconds: finished?.seconds,
+      behindSeconds: behind?.seconds,
+      behindStep: behind ? Number(BEHIND.exec(behind.findings)[1]) : undefined,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+// ---- what loads before the reader scrolls ----
+
+// A fresh page (no cache), left at the top until its first map is drawn, the compute worker is
+// up and the network has been idle for half a second: the files it fetched, by name in dist/.
+async function firstLoadFiles(browser, url) {
+  const fetched = new Set();
+  const origin = new URL(url).origin;
+  const page = await openPage(browser, url, {
+    beforeLoad: (p) =>
+      p.on('response', (response) => {
+        const address = new URL(response.url());
+        if (address.protocol !== 'http:' || address.origin !== origin) return;
+        if (response.status() !== 200) return;
+        fetched.add(address.pathname === '/' ? 'index.html' : address.pathname.slice(1));
+      }),
+  });
+  await page.waitForLoadState('networkidle');
+  await page.close();
+  return [...fetched].sort();
+}
+
+// ---- one run of every page row ----
+
+// Each row measured apart: one that fails says why instead of stopping the rest.
+async function attempt(what, measure) {
+  try {
+    return await measure();
+  } catch (error) {
+    console.error(`page speed: ${what} failed: ${error.message.split('\n')[0]}`);
+    return { failed: error.message.split('\n')[0] };
+  }
+}
+
+async function measureOnce(browser, url) {
+  const result = {};
+  result.firstMapMs = await attempt('first map', () => firstMapMs(browser, url));
+  result.redraw = await attempt('redraw', async () => {
+    const page = await openPage(browser, `${url}#d=64`);
+    const ms = {};
+    for (const T of [64, 256, 512]) ms[T] = await redrawMs(page, T, 300);
+    ms.backToBack = await redrawMs(page, 512, 0);
+    await page.close();
+    return ms;
+  });
+  result.pasteMs = await attempt('paste', () => pasteLongestTaskMs(browser, url));
+  result.typingMs = await attempt('typing', () => typingLongestTaskMs(browser, url));
+  result.study = await attempt('averaged study', () => studyRun(browser, url));
+  result.training = await attempt('section 6', () => trainingRun(browser, url));
+  result.links = await attempt('link burst', () => linkBurst(browser, url));
+  result.firstLoad = await attempt('first load', () => firstLoadFiles(browser, url));
+  return result;
+}
+
+export async function measurePageSpeed({ runs = 1 } = {}) {
   const server = await serve(dist, 0);
   const browser = await launchChromium();
   try {
     const url = `http://127.0.0.1:${server.address().port}/index.html`;
-    const result = { firstMapMs: await firstMapMs(browser, url), redrawMs: {} };
-    const page = await openPage(browser, `${url}#d=64`);
-    for (const T of [64, 256, 512]) result.redrawMs[T] = await redrawMs(page, T, 300);
-    result.backToBackMs = await redrawMs(page, 512, 0);
-    await page.close();
-    result.typingLongestTaskMs = await typingLongestTaskMs(browser, url);
-    const study = await studyRun(browser, url);
-    result.scaleStudyMs = study.ms;
-    result.studyLongestTaskMs = study.longest;
-    return result;
+    const results = [];
+    for (let run = 1; run <= runs; run++) {
+      console.error(`page speed: run ${run} of ${runs} ...`);
+      results.push(await measureOnce(browser, url));
+    }
+    return { runs: results, browserVersion: browser.version() };
   } finally {
     await browser.close();
     server.close();
   }
 }
 
-// One row: what, the measurement, its target (or none), MET or MISSED.
-function row(what, value, unit, target) {
-  const measured = `${value.toFixed(unit === 'KB' ? 1 : 0).padStart(7)} ${unit}`;
-  if (!target) return `  ${what.padEnd(58)} ${measured}`;
-  const verdict = value <= target ? 'MET' : 'MISSED';
-  return `  ${what.padEnd(58)} ${measured}   target <= ${target} ${unit}   ${verdict}`;
+// ---- the rows and the targets ----
+
+const number = (x) => typeof x === 'number' && Number.isFinite(x);
+const failure = (runs, pick) =>
+  missingReason(runs, (r) => {
+    const value = pick(r);
+    return value?.failed ? `not measured: ${value.failed}` : undefined;
+  });
+
+// The gzipped bytes of the files a run fetched before scrolling (from dist/ as built).
+function firstLoadBytes(files, bytes) {
+  if (!Array.isArray(files)) return null;
+  return files.reduce((sum, file) => sum + (bytes.get(file)?.gzip ?? 0), 0);
+}
+
+// Each page target: how to read its value from one run, and why it may be missing.
+function pageMeasures(bytes) {
+  return [
+    {
+      what: 'section 6, default training, click to "Finished"',
+      wanted: 8,
+      show: unit('s', 2),
+      pick: (r) => r.training,
+      value: (r) => r.training?.finishedSeconds,
+    },
+    ...[
+      ['pasting a 1,000-character text at d = 512', (r) => r.pasteMs, (v) => v],
+      ['typing 1,000 characters at d = 512', (r) => r.typingMs, (v) => v],
+      ['the averaged study', (r) => r.study, (v) => v?.longestMs],
+      ["section 6's default training run", (r) => r.training, (v) => v?.longestMs],
+      ["the page's answer to a burst of 100 link changes", (r) => r.links, (v) => v?.longestMs],
+    ].map(([during, pick, read]) => ({
+      what: `longest main-thread task, ${during}`,
+      wanted: 50,
+      show: unit('ms'),
+      pick,
+      value: (r) => read(pick(r)),
+    })),
+    {
+      what: 'first load (fetched before the reader scrolls), gzipped',
+      wanted: 170,
+      show: unit('KB', 1),
+      pick: (r) => r.firstLoad,
+      value: (r) => {
+        const total = firstLoadBytes(r.firstLoad, bytes);
+        return total === null ? null : total / 1024;
+      },
+    },
+    {
+      what: 'navigation to the first drawn map',
+      wanted: 200,
+      show: unit('ms'),
+      pick: (r) => r.firstMapMs,
+      value: (r) => r.firstMapMs,
+    },
+    {
+      what: 'text change -> map redrawn, T = 512, d = 64',
+      wanted: 16,
+      show: unit('ms'),
+      pick: (r) => r.redraw,
+      value: (r) => r.redraw?.[512],
+    },
+  ];
+}
+
+export function pageTargets({ runs }, files) {
+  const bytes = new Map(files.map((f) => [f.file, f]));
+  return pageMeasures(bytes).map(({ what, wanted, show, pick, value }) => ({
+    what,
+    wanted,
+    atMost: true,
+    show,
+    values: perRun(runs, (r) => (number(value(r)) ? value(r) : null)),
+    missing: failure(runs, pick),
+  }));
+}
+
+// A row without a target: its median and its runs.
+function infoRow(what, values, show) {
+  if (values.length === 0) return `  ${what.padEnd(74)} not measured`;
+  const list = values.length > 1 ? `  (runs: ${values.map(show).join(', ')})` : '';
+  return `  ${what.padEnd(74)} ${show(median(values)).padStart(9)}${list}`;
 }
 
 export function printPageSpeed(speed, files) {
-  const total = files.reduce((sum, f) => sum + f.gzip, 0);
-  console.log('\nPage speed (headless Chromium, localhost; issue 9 targets)');
-  console.log(row('navigation to the first drawn map', speed.firstMapMs, 'ms', 200));
-  for (const [T, ms] of Object.entries(speed.redrawMs)) {
-    const target = Number(T) === 512 ? 16 : 0;
-    console.log(row(`text change -> map redrawn, T = ${T}, d = 64`, ms, 'ms', target));
+  const { runs } = speed;
+  const bytes = new Map(files.map((f) => [f.file, f]));
+  console.log(
+    `\nPage speed: the built page in headless Chromium ${speed.browserVersion}, localhost; ` +
+      `medians over ${runs.length} run${runs.length > 1 ? 's' : ''}` +
+      '; a longest task of 0 ms means none passed 50 ms',
+  );
+  for (const target of pageTargets(speed, files))
+    console.log(infoRow(target.what, target.values, target.show));
+  const ms = unit('ms');
+  const modes = [...new Set(runs.map((r) => r.training?.mode).filter(Boolean))].join(', ');
+  const rows = [
+    ['text change -> map redrawn, T = 64, d = 64', (r) => r.redraw?.[64], ms],
+    ['text change -> map redrawn, T = 256, d = 64', (r) => r.redraw?.[256], ms],
+    ['  the same at T = 512, changes back to back', (r) => r.redraw?.backToBack, ms],
+    ['averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', (r) => r.study?.ms, ms],
+    ["the link burst's own task (100 fragment navigations)", (r) => r.links?.burstMs, ms],
+    ['  the same burst on a near-empty document (favicon.svg)', (r) => r.links?.emptyBurstMs, ms],
+    [
+      `section 6 (${modes || 'not run'}): "behind by … nats" first stated`,
+      (r) => r.training?.behindSeconds,
+      unit('s', 2),
+    ],
+  ];
+  for (const [what, pick, show] of rows) console.log(infoRow(what, perRun(runs, pick), show));
+  // What loads before scrolling, file by file, and what each file fetched later adds.
+  const first = runs.map((r) => r.firstLoad).find(Array.isArray);
+  if (first) {
+    const kb = (file) => ((bytes.get(file)?.gzip ?? 0) / 1024).toFixed(1);
+    console.log(
+      `    before scrolling: ${first.map((file) => `${file} ${kb(file)}`).join(', ')} (KB, gzip -9)`,
+    );
+    for (const [file, what] of Object.entries(LATER_FILES))
+      if (!first.includes(file) && bytes.has(file))
+        console.log(infoRow(`  ${what}`, [bytes.get(file).gzip / 1024], unit('KB', 1)));
   }
-  console.log(row('  the same at T = 512, changes back to back', speed.backToBackMs, 'ms'));
-  console.log(
-    row(
-      'longest main-thread task, typing 1000 characters at d = 512',
-      speed.typingLongestTaskMs,
-      'ms',
-      50,
-    ),
-  );
-  console.log(
-    row(
-      'longest main-thread task while the averaged study runs',
-      speed.studyLongestTaskMs,
-      'ms',
-      50,
-    ),
-  );
-  console.log(
-    row('averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', speed.scaleStudyMs, 'ms'),
-  );
-  // What a reader loads before the learning section: everything but the files fetched as a
-  // later section comes near.
-  const later = files.filter((f) => f.file in LATER_FILES);
-  const before = total - later.reduce((sum, f) => sum + f.gzip, 0);
-  console.log(row('page weight, gzipped, before the learning section', before / 1024, 'KB', 170));
-  for (const f of later) console.log(row(`  ${LATER_FILES[f.file]}`, f.gzip / 1024, 'KB'));
-  console.log(`    ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  printPageSpeed(await measurePageSpeed(), pageBytes());
+  const runsAt = process.argv.indexOf('--runs');
+  const speed = await measurePageSpeed({ runs: runsAt > 0 ? Number(process.argv[runsAt + 1]) : 1 });
+  const files = pageBytes();
+  printPageSpeed(speed, files);
+  for (const target of pageTargets(speed, files)) console.log(targetLine(target));
 }

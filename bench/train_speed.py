@@ -14,9 +14,17 @@ the ratio printed is PyTorch's time per step over C++'s. With --peer torch (or c
 side runs, once per round; with --json the result is one JSON line (milliseconds per step, each
 round's and the fastest), which is how bench/train-speed.mjs alternates PyTorch with the C++
 trainer natively and in Chromium within one run of `npm run bench`.
+
+PyTorch's speed here depends on the BLAS the process loaded: Debian's python3-torch links
+libblas.so.3, which is the reference BLAS unless something else is selected (about 3 GFLOP/s
+for a 4096 x 64 x 64 product on one thread, against 20-40 with OpenBLAS). The BLAS is chosen
+outside this script (bench/train-speed.mjs runs it twice, with LD_LIBRARY_PATH at Debian's
+openblas-serial folder and at the reference BLAS's folder); this script reports what it got,
+read from its own /proc/self/maps, and that product's rate.
 """
 
 import argparse
+import ctypes
 import csv
 import importlib.util
 import json
@@ -37,6 +45,51 @@ fixtures = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fixtures)
 
 D, BATCH, CONTEXT = 64, 16, 64
+
+
+def blas_in_use():
+    """The BLAS this process loaded (torch loads it with itself), from /proc/self/maps:
+    {"name": "OpenBLAS" | "reference BLAS" | "MKL" | "unknown", "library": path, "config": ...}."""
+    paths = set()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split()
+            if len(fields) >= 6 and fields[5].startswith("/"):
+                paths.add(fields[5])
+    named = lambda prefix: sorted(p for p in paths if os.path.basename(p).startswith(prefix))
+    if named("libopenblas"):
+        library = named("libopenblas")[0]
+        try:
+            config = ctypes.CDLL(library).openblas_get_config
+            config.restype = ctypes.c_char_p
+            details = config().decode()
+        except (OSError, AttributeError):
+            details = ""
+        return {"name": "OpenBLAS", "library": library, "config": details}
+    if named("libmkl"):
+        return {"name": "MKL", "library": named("libmkl")[0], "config": ""}
+    if named("libblas.so"):
+        # Debian's libblas3 (netlib's reference implementation) installs into a blas/ folder.
+        library = named("libblas.so")[0]
+        name = "reference BLAS" if os.path.basename(os.path.dirname(library)) == "blas" else "unknown"
+        return {"name": name, "library": library, "config": ""}
+    return {"name": "unknown", "library": "", "config": ""}
+
+
+def matmul_gflops(rows=4096, depth=64, columns=64, seconds=0.3):
+    """One thread's rate on a (rows x depth) . (depth x columns) float32 product: the best of
+    three batches of about `seconds` / 3, after a warm-up."""
+    a, b = torch.randn(rows, depth), torch.randn(depth, columns)
+    for _ in range(3):
+        torch.mm(a, b)
+    best = 0.0
+    for _ in range(3):
+        calls, began = 0, time.perf_counter()
+        while time.perf_counter() - began < seconds / 3:
+            torch.mm(a, b)
+            calls += 1
+        best = max(best, 2 * rows * depth * columns * calls / (time.perf_counter() - began) / 1e9)
+    return best
 
 
 def torch_seconds_per_step(tokens, vocabulary, steps):
@@ -84,14 +137,18 @@ def main():
             rounds["torch"].append(torch_seconds_per_step(tokens, len(characters), options.steps))
         if options.peer in ("both", "cpp"):
             rounds["cpp"].append(cpp_seconds_per_step(options.steps))
+    blas = blas_in_use() if rounds["torch"] else None
+    gflops = matmul_gflops() if rounds["torch"] else None
     if options.json:
         print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "steps": options.steps,
+                          "blas": blas, "matmulGflops": gflops,
                           **{f"{peer}MsPerStep": [1000 * s for s in times] for peer, times in rounds.items() if times}}))
         return
     print("one-head character model, d = %d, batch %d x %d, Adam, %d steps, one thread" % (
         D, BATCH, CONTEXT, options.steps))
     if rounds["torch"]:
-        print("  PyTorch %s  %.2f ms/step" % (torch.__version__, 1000 * min(rounds["torch"])))
+        print("  PyTorch %s  %.2f ms/step  (BLAS: %s, %s; 4096x64x64 product %.1f GFLOP/s)" % (
+            torch.__version__, 1000 * min(rounds["torch"]), blas["name"], blas["library"], gflops))
     if rounds["cpp"]:
         print("  C++ (attention-train)  %.2f ms/step" % (1000 * min(rounds["cpp"])))
     if rounds["torch"] and rounds["cpp"]:

@@ -12,8 +12,8 @@ async function ours() {
   return {
     name: 'ours (wasm fast path)',
     run(q, k, v, T, d, causal) {
-      const result = core.fused(q, k, v, T, d, d, 'sqrt', 0, causal);
-      if (result.error) throw new Error(result.error);
+      const result = core.fused({ q, k, v, T, d, dV: d, scale: { mode: 'sqrt', factor: 1 }, causal });
+      if (result.error) throw new Error(result.error.message);
       return result.output;
     },
   };

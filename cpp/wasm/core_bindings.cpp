@@ -1,8 +1,8 @@
 // bindings.cpp: the page's core as an Emscripten module (attention-core.js), through embind:
 // the map and what it costs, the formula and the fused kernel, one cell's score, PyTorch's
 // draws, the √d study, the equivalence check and the core's limits. The learning section's functions are a
-// second module, loaded only when a reader gets there (cpp/wasm/learning_bindings.cpp); the helpers both share,
-// and the rules every binding follows, are in cpp/wasm/bindings.hpp.
+// second module, loaded only when a reader gets there (cpp/wasm/learning_bindings.cpp); the helpers both
+// share, and the rules every binding follows, are in cpp/wasm/bindings.hpp.
 #include "wasm/bindings.hpp"
 
 #include "attention/formula.hpp"
