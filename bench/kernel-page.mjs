@@ -34,7 +34,16 @@ async function simd128Rows({ lengths, d, budgetMs }) {
   const chosen = await AttentionCore();
   const fallback = await AttentionCore({ relaxedSimd: false });
   const run = (module, { q, k, v }, T, causal) => {
-    const result = module.fused({ q, k, v, T, d, dV: d, scale: { mode: 'sqrt', factor: 1 }, causal });
+    const result = module.fused({
+      q,
+      k,
+      v,
+      T,
+      d,
+      dV: d,
+      scale: { mode: 'sqrt', factor: 1 },
+      causal,
+    });
     if (result.error) throw new Error(result.error.message);
     return result.output;
   };

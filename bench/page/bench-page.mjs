@@ -12,7 +12,16 @@ async function ours() {
   return {
     name: 'ours (wasm fast path)',
     run(q, k, v, T, d, causal) {
-      const result = core.fused({ q, k, v, T, d, dV: d, scale: { mode: 'sqrt', factor: 1 }, causal });
+      const result = core.fused({
+        q,
+        k,
+        v,
+        T,
+        d,
+        dV: d,
+        scale: { mode: 'sqrt', factor: 1 },
+        causal,
+      });
       if (result.error) throw new Error(result.error.message);
       return result.output;
     },
