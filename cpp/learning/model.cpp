@@ -1,5 +1,6 @@
-// model.cpp: the one-head character model's forward pass, loss and hand-written gradients.
-// See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
+// model.cpp: the one-head character model's forward pass, loss and hand-written gradients, split
+// as llm.c splits gpt2_forward and gpt2_backward: forward() keeps the activations that backward()
+// reads. See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
 // matrix for the projections; attention runs window by window, giving formula()'s weights and
 // output bit for bit (causal_attention below), and goes back through backward_from_weights().
 // Every product is a register-blocked one from products.hpp, whose sums keep the plain loop's
@@ -172,10 +173,9 @@ WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix&
     return result;
 }
 
-// Mean cross-entropy of logits (N, V) against the batch's targets, in double. With d_logits
-// non-null, also turns the logits into probabilities in place and fills d_logits with
-// (softmax − one-hot) / N, the loss's gradient.
-double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
+// Mean cross-entropy of logits (N, V) against the batch's targets, in double. With
+// keep_probabilities, also turns the logits into their softmax in place, for loss_gradient().
+double cross_entropy(Matrix& logits, const Batch& batch, bool keep_probabilities) {
     const int N = logits.rows, V = logits.cols, T = batch.context;
     double total = 0;
     for (int n = 0; n < N; ++n) {
@@ -187,15 +187,42 @@ double cross_entropy(Matrix& logits, const Batch& batch, Matrix* d_logits) {
         double sum = 0;
         for (int j = 0; j < V; ++j) sum += static_cast<double>(std::exp(row[j] - row_max));
         total += static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target]);
-        if (!d_logits) continue;
+        if (!keep_probabilities) continue;
         for (int j = 0; j < V; ++j)
             row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
-        float* g = &d_logits->values[index(n, 0, V)];
-        for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
-        g[target] -= 1.0f / static_cast<float>(N);
     }
     if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
     return total / N;
+}
+
+// The loss's gradient with respect to the logits, (softmax − one-hot) / N, from the
+// probabilities (N, V) that cross_entropy() left.
+Matrix loss_gradient(const Matrix& probabilities, const Batch& batch) {
+    const int N = probabilities.rows, V = probabilities.cols, T = batch.context;
+    Matrix d_logits(N, V);
+    for (int n = 0; n < N; ++n) {
+        const float* row = &probabilities.values[index(n, 0, V)];
+        float* g = &d_logits.values[index(n, 0, V)];
+        for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
+        g[target_token(batch, n / T, n % T)] -= 1.0f / static_cast<float>(N);
+    }
+    return d_logits;
+}
+
+// x = E[token] + P[position]: each row's gradient d_x (B·T, d) goes to its token's and its
+// position's row of g.
+void embedding_backward(const Matrix& d_x, const Batch& batch, Parameters& g) {
+    const int T = batch.context, d = d_x.cols;
+    for (int b = 0; b < batch.batch; ++b)
+        for (int t = 0; t < T; ++t) {
+            const float* d_x_row = &d_x.values[index(b * T + t, 0, d)];
+            float* e_row = &g.embedding.values[index(input_token(batch, b, t), 0, d)];
+            float* p_row = &g.position.values[index(t, 0, d)];
+            for (int c = 0; c < d; ++c) {
+                e_row[c] += d_x_row[c];
+                p_row[c] += d_x_row[c];
+            }
+        }
 }
 
 }  // namespace
@@ -256,89 +283,106 @@ double frobenius_norm(const Matrix& m) {
     return std::sqrt(sum);
 }
 
-Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch& batch,
-                    Parameters* gradients) {
+namespace {
+
+void require_batch(const ModelConfig& config, const Parameters& p, const Batch& batch) {
     validate_config(config);
     require_parameter_shapes(config, p);
     require_tokens(config, batch);
-    if (gradients) require_parameter_shapes(config, *gradients);
-    const int B = batch.batch, T = batch.context, d = config.d;
+}
 
-    // Forward. 1. embed and project every position of the batch at once.
-    const Matrix x = embed(p, batch);
-    const Matrix q = multiply(x, p.query), k = multiply(x, p.key), v = multiply(x, p.value);
+// Passes 1 and 2 of the forward: x, its projections and each window's attention, into acts; the
+// attention summary (mean entropy and peak over every row) into summary when it is non-null.
+void attention_forward(const ModelConfig& config, const Parameters& p, const Batch& batch, Activations& acts,
+                       AttentionSummary* summary) {
+    const int B = batch.batch, T = batch.context;
+    // 1. embed and project every position of the batch at once.
+    acts.x = embed(p, batch);
+    acts.q = multiply(acts.x, p.query);
+    acts.k = multiply(acts.x, p.key);
+    acts.v = multiply(acts.x, p.value);
     // 2. attention, window by window (its checks reject non-finite q, k, v: a diverged run).
-    Matrix heads(B * T, d);
-    std::vector<Matrix> weights;
-    double scale = 1;
-    Evaluation result;
+    acts.heads = Matrix(B * T, config.d);
+    acts.weights.clear();
     for (int b = 0; b < B; ++b) {
-        WindowAttention head =
-            causal_attention(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T), config.scale);
-        set_rows(heads, b * T, head.output);
-        if (!gradients) {  // a training step does not read the summary, and its logarithms cost
+        WindowAttention head = causal_attention(rows_of(acts.q, b * T, T), rows_of(acts.k, b * T, T),
+                                                rows_of(acts.v, b * T, T), config.scale);
+        set_rows(acts.heads, b * T, head.output);
+        if (summary) {  // a training step does not read the summary, and its logarithms cost
             const RowStatistics stats = row_statistics(head.weights);
             for (int t = 0; t < T; ++t) {
-                result.attention.mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
-                result.attention.mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
+                summary->mean_entropy_nats += stats.entropy_nats[static_cast<std::size_t>(t)];
+                summary->mean_peak_weight += stats.peak_weight[static_cast<std::size_t>(t)];
             }
         }
-        scale = head.scale;
-        weights.push_back(std::move(head.weights));
+        acts.scale = head.scale;
+        acts.weights.push_back(std::move(head.weights));
     }
-    result.attention.mean_entropy_nats /= B * T;
-    result.attention.mean_peak_weight /= B * T;
-    // 3. residual, unembedding, loss.
-    Matrix h = multiply(heads, p.output);
-    for (std::size_t e = 0; e < h.values.size(); ++e) h.values[e] += x.values[e];
-    Matrix logits = multiply(h, p.unembedding);
-    if (!gradients) {
-        result.loss = cross_entropy(logits, batch, nullptr);
-        return result;
+    if (summary) {
+        summary->mean_entropy_nats /= B * T;
+        summary->mean_peak_weight /= B * T;
     }
-    Matrix d_logits(B * T, config.vocabulary);
-    result.loss = cross_entropy(logits, batch, &d_logits);
+}
 
-    // Backward, the same passes in reverse. Every weight gradient is (input)ᵀ·(gradient of
-    // its output); every input gradient is (gradient of the output)·(weight)ᵀ.
-    Parameters& g = *gradients;
+}  // namespace
+
+Evaluation forward(const ModelConfig& config, const Parameters& p, const Batch& batch, Activations* kept) {
+    require_batch(config, p, batch);
+    Activations local;
+    Activations& acts = kept ? *kept : local;
+    Evaluation result;
+    attention_forward(config, p, batch, acts, kept ? nullptr : &result.attention);
+    // 3. residual, unembedding, loss.
+    acts.h = multiply(acts.heads, p.output);
+    for (std::size_t e = 0; e < acts.h.values.size(); ++e) acts.h.values[e] += acts.x.values[e];
+    acts.probabilities = multiply(acts.h, p.unembedding);
+    result.loss = cross_entropy(acts.probabilities, batch, kept != nullptr);
+    return result;
+}
+
+void backward(const ModelConfig& config, const Parameters& p, const Batch& batch, const Activations& acts,
+              Parameters& g) {
+    require_batch(config, p, batch);
+    require_parameter_shapes(config, g);
+    const int B = batch.batch, T = batch.context, d = config.d;
+    // Every weight gradient is (input)ᵀ·(gradient of its output); every input gradient is
+    // (gradient of the output)·(weight)ᵀ. The passes of forward(), in reverse.
     for (Matrix* m : g.all()) std::fill(m->values.begin(), m->values.end(), 0.0f);
-    // 3. logits = h·U;  h = x + heads·Wo.
-    add_transposed_times(g.unembedding, h, d_logits);
+    // 3. loss, logits = h·U;  h = x + heads·Wo.
+    const Matrix d_logits = loss_gradient(acts.probabilities, batch);
+    add_transposed_times(g.unembedding, acts.h, d_logits);
     Matrix d_h(B * T, d);
     add_times_transposed(d_h, d_logits, p.unembedding);
-    add_transposed_times(g.output, heads, d_h);
+    add_transposed_times(g.output, acts.heads, d_h);
     Matrix d_heads(B * T, d);
     add_times_transposed(d_heads, d_h, p.output);
     // 2. attention, window by window, from the forward's weights.
     Matrix d_q(B * T, d), d_k(B * T, d), d_v(B * T, d);
     for (int b = 0; b < B; ++b) {
-        const AttentionGradients window =
-            backward_from_weights(rows_of(q, b * T, T), rows_of(k, b * T, T), rows_of(v, b * T, T),
-                                  weights[static_cast<std::size_t>(b)], scale, rows_of(d_heads, b * T, T));
+        const AttentionGradients window = backward_from_weights(
+            rows_of(acts.q, b * T, T), rows_of(acts.k, b * T, T), rows_of(acts.v, b * T, T),
+            acts.weights[static_cast<std::size_t>(b)], acts.scale, rows_of(d_heads, b * T, T));
         set_rows(d_q, b * T, window.dq);
         set_rows(d_k, b * T, window.dk);
         set_rows(d_v, b * T, window.dv);
     }
     // 1. q, k, v = x·W;  x reaches the loss through them and through the residual.
-    add_transposed_times(g.query, x, d_q);
-    add_transposed_times(g.key, x, d_k);
-    add_transposed_times(g.value, x, d_v);
+    add_transposed_times(g.query, acts.x, d_q);
+    add_transposed_times(g.key, acts.x, d_k);
+    add_transposed_times(g.value, acts.x, d_v);
     Matrix d_x = d_h;
     add_times_transposed(d_x, d_q, p.query);
     add_times_transposed(d_x, d_k, p.key);
     add_times_transposed(d_x, d_v, p.value);
-    // x = E[token] + P[position]: each row's gradient goes to its token's and its position's row.
-    for (int b = 0; b < B; ++b)
-        for (int t = 0; t < T; ++t) {
-            const float* d_x_row = &d_x.values[index(b * T + t, 0, d)];
-            float* e_row = &g.embedding.values[index(input_token(batch, b, t), 0, d)];
-            float* p_row = &g.position.values[index(t, 0, d)];
-            for (int c = 0; c < d; ++c) {
-                e_row[c] += d_x_row[c];
-                p_row[c] += d_x_row[c];
-            }
-        }
+    embedding_backward(d_x, batch, g);
+}
+
+Evaluation evaluate(const ModelConfig& config, const Parameters& p, const Batch& batch,
+                    Parameters* gradients) {
+    if (!gradients) return forward(config, p, batch);
+    Activations acts;
+    const Evaluation result = forward(config, p, batch, &acts);
+    backward(config, p, batch, acts, *gradients);
     return result;
 }
 

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace attention {
 
@@ -69,11 +70,32 @@ struct Evaluation {
     AttentionSummary attention;
 };
 
-// The batch's loss and attention summary; with gradients non-null, the loss and d loss /
-// d parameter for every parameter instead (overwriting *gradients, which must have the
-// parameters' shapes, e.g. from zero_parameters), and the summary is left at 0: a training
-// step does not read it. Throws std::invalid_argument on a token or shape outside the config,
-// and when a value turned non-finite (a diverged run), naming where.
+// What forward() keeps for backward() (llm.c's ActivationTensors): every intermediate that a
+// gradient formula reads, for all B·T positions of a batch.
+struct Activations {
+    Matrix x;                     // (B·T, d) E[t] + P[position]
+    Matrix q, k, v;               // (B·T, d) x·Wq, x·Wk, x·Wv
+    std::vector<Matrix> weights;  // B windows' attention weights, (T, T) each, masked entries 0
+    double scale = 1;             // the factor the scores were multiplied by
+    Matrix heads;                 // (B·T, d) each window's attention output
+    Matrix h;                     // (B·T, d) x + heads·Wo
+    Matrix probabilities;         // (B·T, V) softmax of the logits h·U
+};
+
+// The batch's loss and attention summary. With activations non-null, also keeps in it what
+// backward() needs, and leaves the summary at 0: a training step does not read it. Throws
+// std::invalid_argument on a token or shape outside the config, and when a value turned
+// non-finite (a diverged run), naming where.
+Evaluation forward(const ModelConfig& config, const Parameters& parameters, const Batch& batch,
+                   Activations* activations = nullptr);
+
+// d loss / d parameter for every parameter, into gradients (overwritten; it must have the
+// parameters' shapes, e.g. from zero_parameters), from what forward() kept on the same batch.
+void backward(const ModelConfig& config, const Parameters& parameters, const Batch& batch,
+              const Activations& activations, Parameters& gradients);
+
+// forward(), and with gradients non-null backward() into *gradients: one call for a training
+// step (the summary is then 0) or a measurement.
 Evaluation evaluate(const ModelConfig& config, const Parameters& parameters, const Batch& batch,
                     Parameters* gradients = nullptr);
 
