@@ -5,6 +5,16 @@
 // its definition on hover, keyboard focus or a tap, and closes with Escape or a second tap.
 
 export const GLOSSARY = Object.freeze({
+  transformer:
+    'The kind of program behind chatbots and translators. It is a stack of layers: attention layers that let tokens share information, and layers that change each token on its own.',
+  token:
+    'A piece of text the model reads as one unit: a character here, a word or part of a word in big models. Each token becomes a list of numbers.',
+  'attention head':
+    'One attention step with its own query, key and value recipes. Big models run many heads side by side, each free to look for something different.',
+  matrix: 'A table of numbers with rows and columns. Here each row belongs to one token.',
+  'learning rate':
+    'How big each training nudge is. Too small and learning is slow; too big and it overshoots.',
+  Adam: 'A popular rule for training: it keeps a running average of each gradient and of its size, and nudges each number by their ratio times the learning rate.',
   'dot product':
     'Multiply two lists of numbers position by position and add it all up. Big when the two lists point the same way.',
   softmax:
@@ -38,6 +48,33 @@ export const GLOSSARY = Object.freeze({
 
 let counter = 0;
 
+const MARGIN = 8; // px kept free between a definition and the viewport's edge
+
+// Where a definition of size { width, height } goes for a word at anchor (a DOMRect-like
+// { left, top, bottom }) in a viewport { width, height }: under the word, or above it when
+// it does not fit below, and shifted left or right so that it stays inside the viewport.
+export function definitionPosition(anchor, size, viewport) {
+  const widest = viewport.width - 2 * MARGIN;
+  const width = Math.min(size.width, widest);
+  const left = Math.min(Math.max(anchor.left, MARGIN), viewport.width - MARGIN - width);
+  const below = anchor.bottom + 4;
+  const fitsBelow = below + size.height <= viewport.height - MARGIN;
+  const above = anchor.top - 4 - size.height;
+  const top = fitsBelow || above < MARGIN ? below : above;
+  return { left, top, width };
+}
+
+function place(definition, button) {
+  definition.style.maxWidth = `${window.innerWidth - 2 * MARGIN}px`;
+  const spot = definitionPosition(
+    button.getBoundingClientRect(),
+    { width: definition.offsetWidth, height: definition.offsetHeight },
+    { width: window.innerWidth, height: window.innerHeight },
+  );
+  definition.style.left = `${spot.left}px`;
+  definition.style.top = `${spot.top}px`;
+}
+
 function closeOnEscape(event, open) {
   if (event.key === 'Escape') open(false);
 }
@@ -54,10 +91,15 @@ function attach(wrapper, button, name) {
   button.setAttribute('aria-describedby', definition.id);
   button.setAttribute('aria-expanded', 'false');
   let pinned = false;
+  const follow = () => place(definition, button);
   const open = (shown) => {
     definition.hidden = !shown;
     button.setAttribute('aria-expanded', String(shown));
     if (!shown) pinned = false;
+    // Fixed to the viewport, so it follows its word while the page scrolls.
+    if (shown) follow();
+    window[shown ? 'addEventListener' : 'removeEventListener']('scroll', follow, true);
+    window[shown ? 'addEventListener' : 'removeEventListener']('resize', follow);
   };
   button.addEventListener('click', () => {
     pinned = !pinned;
