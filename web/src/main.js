@@ -11,6 +11,7 @@ import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
 import { setupTheme } from './theme.js';
+import * as hero from './figures/hero/index.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
@@ -20,6 +21,7 @@ import * as experiments from './figures/experiments/index.js';
 import * as training from './figures/training/index.js';
 
 const FIGURES = {
+  hero,
   'name-tags': nameTags,
   'four-lines': fourLines,
   map: attentionMap,
@@ -35,11 +37,15 @@ function showBanner(message) {
   banner.hidden = false;
 }
 
-// The map first: it is the figure people come for, and the store's result is ready for it.
+// The maps first (the first screen's, then section 4's): they are what people come for, and
+// the store's result is ready for them.
+const FIRST = ['hero', 'map'];
+const rank = (slot) => {
+  const at = FIRST.indexOf(slot.dataset.figure);
+  return at < 0 ? FIRST.length : at;
+};
 function slotsInOrder() {
-  return [...document.querySelectorAll('[data-figure]')].sort(
-    (a, b) => Number(b.dataset.figure === 'map') - Number(a.dataset.figure === 'map'),
-  );
+  return [...document.querySelectorAll('[data-figure]')].sort((a, b) => rank(a) - rank(b));
 }
 
 // Facts about this page's run on <html data-…>: the compute path, the kernel, the heap.
