@@ -27,3 +27,6 @@ node scripts/build-web.mjs
 echo "== wasm module in Node, page in Chromium, essential checks in Chromium, Firefox and WebKit"
 node --test web/test/*.test.mjs
 node --test web/test/unit/*.test.mjs scripts/test/*.test.mjs
+
+echo "== prose: words and grade per section and per live note (budgets in scripts/prose.mjs)"
+node scripts/prose.mjs
