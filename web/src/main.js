@@ -10,6 +10,7 @@ import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
+import { setupShowMe } from './lib/show-me.js';
 import { setupTheme } from './theme.js';
 import * as hero from './figures/hero/index.js';
 import * as nameTags from './figures/name-tags/index.js';
@@ -167,6 +168,7 @@ async function start() {
   window.addEventListener('hashchange', hash.arrived);
   store.start();
   hash.write(store.getSnapshot().state);
+  setupShowMe(document, store);
   const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
   const update = figureUpdater(figures);
   // The map first: rewriting the link costs a few milliseconds of the browser's own.
