@@ -96,7 +96,10 @@ function attach(wrapper, button, name) {
     definition.hidden = !shown;
     button.setAttribute('aria-expanded', String(shown));
     if (!shown) pinned = false;
-    // Fixed to the viewport, so it follows its word while the page scrolls.
+    // Fixed to the viewport, so it follows its word while the page scrolls. While open it
+    // lives in <body>: inside a section with content-visibility (paint containment) "fixed"
+    // would be relative to the section, not the viewport.
+    (shown ? document.body : wrapper).append(definition);
     if (shown) follow();
     window[shown ? 'addEventListener' : 'removeEventListener']('scroll', follow, true);
     window[shown ? 'addEventListener' : 'removeEventListener']('resize', follow);
