@@ -1,7 +1,7 @@
-// Screenshots of every section of the built page (dist/) at 1280 and 390 px in the light theme,
-// and of the map in the dark one too (its masked triangle must stay visible there), into
-// docs/screenshots/SECTION-WIDTH-THEME.png, plus docs/screenshot.png (the map at 1280, light)
-// for the README. Run after `npm run build`: node scripts/screenshots.mjs
+// Screenshots of the built page (dist/) as a reader sees it, at 1280×800 and 390×844, in the
+// light and the dark theme: the first screen (docs/screenshots/first-WIDTH-THEME.png) and one
+// screen from the top of every section (SECTION-WIDTH-THEME.png), plus docs/screenshot.png
+// (the map at 1280, light) for the README. Run after `npm run build`: node scripts/screenshots.mjs
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
@@ -20,6 +20,8 @@ const SECTIONS = [
   'ballgame',
 ];
 
+const shotPath = (name) => new URL(`${name}.png`, out).pathname;
+
 async function shoot(browser, base, width, theme) {
   const page = await browser.newPage({
     viewport: { width, height: width > 600 ? 800 : 844 },
@@ -28,11 +30,13 @@ async function shoot(browser, base, width, theme) {
   });
   await page.goto(base);
   await page.waitForSelector('#map-table table');
-  for (const id of theme === 'light' ? SECTIONS : ['map']) {
-    const section = page.locator(`#${id}`);
-    await section.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(200); // figures that draw when visible
-    await section.screenshot({ path: new URL(`${id}-${width}-${theme}.png`, out).pathname });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: shotPath(`first-${width}-${theme}`) });
+  for (const id of SECTIONS) {
+    await page.evaluate((section) => document.getElementById(section).scrollIntoView(), id);
+    await page.waitForTimeout(300); // figures that draw when visible
+    await page.evaluate((section) => document.getElementById(section).scrollIntoView(), id);
+    await page.screenshot({ path: shotPath(`${id}-${width}-${theme}`) });
   }
   if (width === 1280 && theme === 'light') {
     await page
