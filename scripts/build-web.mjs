@@ -1,4 +1,6 @@
-// Builds the page into dist/: index.html, app.js (one bundle, Chart.js tree-shaken), app.css,
+// Builds the page into dist/: index.html, app.js (the first screen, the map and the sections
+// before it), later-figures.js (sections 5 to 7's figures with Chart.js, tree-shaken, loaded as
+// they come near: web/src/later-figures.js), app.css,
 // attention-core.js (the page's wasm module from scripts/build-wasm.sh), learning.js (the
 // learning section's wasm module and data, loaded on first use: web/src/learning.js) and
 // torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near).
@@ -99,7 +101,10 @@ const workerSource = {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await esbuild.build({
-  entryPoints: { app: join(root, 'web/src/main.js') },
+  entryPoints: {
+    app: join(root, 'web/src/main.js'),
+    'later-figures': join(root, 'web/src/later-figures.js'),
+  },
   bundle: true,
   minify: true,
   format: 'iife',
@@ -111,10 +116,18 @@ await esbuild.build({
 });
 for (const file of ['index.html', 'favicon.svg'])
   copyFileSync(join(root, 'web', file), join(dist, file));
-writeFileSync(join(dist, 'app.js'), await minified(join(dist, 'app.js')));
+for (const bundle of ['app.js', 'later-figures.js'])
+  writeFileSync(join(dist, bundle), await minified(join(dist, bundle)));
+// One stylesheet: the later figures' few rules join the page's, so no second request.
+writeFileSync(
+  join(dist, 'app.css'),
+  readFileSync(join(dist, 'app.css'), 'utf8') +
+    readFileSync(join(dist, 'later-figures.css'), 'utf8'),
+);
+rmSync(join(dist, 'later-figures.css'));
 writeFileSync(join(dist, 'attention-core.js'), await minified(wasmModule));
 writeFileSync(join(dist, 'learning.js'), await learningScript());
 writeFileSync(join(dist, 'torch-outputs.js'), torchOutputsScript());
 console.log(
-  'built dist/ (index.html, favicon.svg, app.js, app.css, attention-core.js, learning.js, torch-outputs.js)',
+  'built dist/ (index.html, favicon.svg, app.js, later-figures.js, app.css, attention-core.js, learning.js, torch-outputs.js)',
 );

@@ -10,26 +10,29 @@ import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
+import { loadScript } from './lib/load-script.js';
+import { whenNear } from './lib/when-near.js';
 import { setupShowMe } from './lib/show-me.js';
 import { setupTheme } from './theme.js';
 import * as hero from './figures/hero/index.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
-import * as scaleChart from './figures/scale-chart/index.js';
-import * as proof from './figures/proof/index.js';
 import * as experiments from './figures/experiments/index.js';
-import * as training from './figures/training/index.js';
 
 const FIGURES = {
   hero,
   'name-tags': nameTags,
   'four-lines': fourLines,
   map: attentionMap,
-  scale: scaleChart,
-  proof,
   experiments,
-  training,
+};
+
+// The sections after the map load their figures' code as they come near (later-figures.js).
+const LATER = {
+  file: 'later-figures.js',
+  global: 'AttentionLaterFigures',
+  what: 'the code of the figures of sections 5 to 7',
 };
 
 function showBanner(message) {
@@ -102,6 +105,35 @@ function figureUpdater(figures) {
   };
 }
 
+function mountOne(slot, module, context, mounted, snapshot) {
+  try {
+    const figure = module.mount(slot, context);
+    mounted.push(figure);
+    figure.update?.(snapshot); // a figure with no map input may have no update()
+  } catch (error) {
+    showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
+  }
+}
+
+// A later section's figure mounts when its section comes near and its code has loaded. Until
+// then its slot says so; if the code cannot load, the slot says that instead (the prose stays).
+function mountLater(slot, context, mounted, store) {
+  const waiting = Object.assign(document.createElement('p'), {
+    className: 'figure-waiting',
+    textContent: 'This figure starts as its section comes into view.',
+  });
+  slot.prepend(waiting);
+  whenNear(slot, async () => {
+    try {
+      const modules = await loadScript(LATER.file, LATER.global, LATER.what);
+      waiting.remove();
+      mountOne(slot, modules[slot.dataset.figure], context, mounted, store.getSnapshot());
+    } catch (error) {
+      waiting.textContent = `This figure could not start: ${error.message}. Reload the page to try again.`;
+    }
+  });
+}
+
 // onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
 // What one figure shows of another's travels here, in the context: the map draws the
 // experiment's note with the experiments figure's renderer, never by importing it.
@@ -109,13 +141,9 @@ async function mountAll(core, store, mounted, { compute, learning, onMapShown })
   const showExperimentNote = experiments.noteRenderer(core);
   const context = { core, dispatch: store.dispatch, compute, learning, showExperimentNote };
   for (const [index, slot] of slotsInOrder().entries()) {
-    try {
-      const figure = FIGURES[slot.dataset.figure].mount(slot, context);
-      mounted.push(figure);
-      figure.update?.(store.getSnapshot()); // a figure with no map input may have no update()
-    } catch (error) {
-      showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
-    }
+    const module = FIGURES[slot.dataset.figure];
+    if (module) mountOne(slot, module, context, mounted, store.getSnapshot());
+    else mountLater(slot, context, mounted, store);
     // One figure per task, so the page stays responsive to input while the rest start.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (index === 0) onMapShown();

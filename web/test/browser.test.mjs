@@ -295,7 +295,7 @@ describe('controls, experiments and links (over http)', () => {
     await page.goto(url());
     await poll(() => page.isVisible('#banner'), { message: 'no banner without WebAssembly' });
     assert.match(await page.textContent('#banner'), /WebAssembly/);
-    assert.match(await page.textContent('#four-lines'), /four steps/);
+    assert.match(await page.textContent('#four-lines'), /Score each query against each key/);
     assert.equal(await page.isVisible('.needs-script'), true);
     await page.close();
   });
@@ -454,6 +454,7 @@ describe('the trained head on the map (vectors=learned)', () => {
         message: 'no message beside the map when learning.js is missing',
       });
       assert.deepEqual(await readMap(page), before, 'the last good map stays');
+      await page.evaluate(() => document.querySelector('#training').scrollIntoView());
       await page.waitForSelector('#training .training__buttons button');
       await page.click('#training .training__buttons button');
       await poll(
@@ -462,6 +463,26 @@ describe('the trained head on the map (vectors=learned)', () => {
       );
       assert.match(await page.textContent('#training .training__notice'), /retry/);
       assert.equal(await page.textContent('#training .training__status'), 'Not started.');
+      assert.deepEqual(uncaught, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a host without later-figures.js: sections 5 to 7 say so, the map stays', async () => {
+    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const uncaught = [];
+    page.on('pageerror', (error) => uncaught.push(error.message));
+    await page.route('**/later-figures.js', (route) => route.fulfill({ status: 404, body: '' }));
+    try {
+      await page.goto(url());
+      await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
+      await page.evaluate(() => document.querySelector('#scale').scrollIntoView());
+      await poll(async () => /could not load/.test(await page.textContent('#scale .figure')), {
+        message: 'the scale chart said nothing when later-figures.js is missing',
+      });
+      assert.match(await page.textContent('#scale .figure'), /later-figures\.js.*Reload/);
+      assert.ok(await page.$('#map-table table'), 'the map stays');
       assert.deepEqual(uncaught, []);
     } finally {
       await page.close();
@@ -480,7 +501,11 @@ describe('the trained head on the map (vectors=learned)', () => {
     try {
       await page.goto(url());
       await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
-      assert.match(await lines(), /runs as this section comes into view/, 'nothing runs far above');
+      assert.match(
+        await page.textContent('#proof .figure'),
+        /comes into view/,
+        'nothing runs far above',
+      );
       await page.evaluate(() => document.querySelector('#proof').scrollIntoView());
       await poll(async () => /could not load/.test(await lines()), {
         message: 'the proof said nothing when torch-outputs.js is missing',
