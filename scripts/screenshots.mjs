@@ -1,7 +1,7 @@
 // Screenshots of the built page (dist/) as a reader sees it, at 1280×800 and 390×844, in the
 // light and the dark theme: the first screen (docs/screenshots/first-WIDTH-THEME.png) and one
-// screen from the top of every section (SECTION-WIDTH-THEME.png), plus docs/screenshot.png
-// (the map at 1280, light) for the README. Run after `npm run build`: node scripts/screenshots.mjs
+// screen from the top of every section (SECTION-WIDTH-THEME.png). The README shows
+// first-1280-light.png. Run after `npm run build`: node scripts/screenshots.mjs
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
@@ -37,11 +37,6 @@ async function shoot(browser, base, width, theme) {
     await page.waitForTimeout(300); // figures that draw when visible
     await page.evaluate((section) => document.getElementById(section).scrollIntoView(), id);
     await page.screenshot({ path: shotPath(`${id}-${width}-${theme}`) });
-  }
-  if (width === 1280 && theme === 'light') {
-    await page
-      .locator('#map .figure')
-      .screenshot({ path: new URL('docs/screenshot.png', root).pathname });
   }
   await page.close();
 }
