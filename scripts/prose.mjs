@@ -2,8 +2,10 @@
 // web/index.html (visible text outside figures, controls and folded blocks) and for each live
 // note a reader can meet (read from the built page, scripts/prose/tour.mjs). Fails when the
 // narrative passes MAX_WORDS, a section passes MAX_GRADE, or a note passes MAX_NOTE_WORDS or
-// MAX_NOTE_SENTENCES. --markdown prints the README's table; --no-notes skips the browser.
-import { readFileSync } from 'node:fs';
+// MAX_NOTE_SENTENCES, or when the README's table (between its prose:start and prose:end
+// markers) is not the one this run prints; --write-readme rewrites it. --no-notes skips the
+// browser (and the README check).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { measure, sentences, words } from './prose/measure.mjs';
 import { narrativeSections } from './prose/narrative.mjs';
 
@@ -39,22 +41,28 @@ function noteRows(notes) {
   });
 }
 
-function printTable(rows, total, markdown) {
+function tableLines(rows, total, markdown) {
   const line = (cells) => (markdown ? `| ${cells.join(' | ')} |` : cells.join('  '));
-  console.log(line(['part', 'words', 'grade', 'over budget']));
-  if (markdown) console.log('| --- | ---: | ---: | --- |');
-  for (const row of rows)
-    console.log(
+  const over = total > MAX_WORDS ? 'over' : '';
+  return [
+    line(['part', 'words', 'grade', 'over budget']),
+    ...(markdown ? ['| --- | ---: | ---: | --- |'] : []),
+    ...rows.map((row) =>
       line([row.name, String(row.words), row.grade.toFixed(1), row.over.join(', ') || '']),
-    );
-  console.log(
-    line([
-      `narrative, in all (budget ${MAX_WORDS})`,
-      String(total),
-      '',
-      total > MAX_WORDS ? 'over' : '',
-    ]),
-  );
+    ),
+    line([`narrative, in all (budget ${MAX_WORDS})`, String(total), '', over]),
+  ];
+}
+
+const README = new URL('README.md', root);
+const MARKERS = /(<!-- prose:start -->\n)[\s\S]*?(<!-- prose:end -->)/;
+
+// Whether the README holds this table; with write, makes it so.
+function readmeHolds(table, write) {
+  const readme = readFileSync(README, 'utf8');
+  const updated = readme.replace(MARKERS, (_, start, end) => `${start}${table}\n${end}`);
+  if (write && updated !== readme) writeFileSync(README, updated);
+  return write || updated === readme;
 }
 
 async function main(args) {
@@ -67,8 +75,13 @@ async function main(args) {
     notes = noteRows(await tourNotes(new URL('dist/', root).pathname));
   }
   const rows = [...sections, ...notes];
-  printTable(rows, total, args.includes('--markdown'));
-  const failed = rows.filter((row) => row.over.length).length + (total > MAX_WORDS ? 1 : 0);
+  console.log(tableLines(rows, total, args.includes('--markdown')).join('\n'));
+  const markdown = tableLines(rows, total, true).join('\n');
+  const stale = notes.length > 0 && !readmeHolds(markdown, args.includes('--write-readme'));
+  if (stale)
+    console.error("prose: the README's table is stale: run node scripts/prose.mjs --write-readme");
+  const failed =
+    rows.filter((row) => row.over.length).length + (total > MAX_WORDS ? 1 : 0) + (stale ? 1 : 0);
   if (failed) {
     console.error(`prose: ${failed} part(s) over budget`);
     process.exitCode = 1;
