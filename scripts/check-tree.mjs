@@ -20,7 +20,7 @@ export const EXEMPT = {
   'cpp/wasm/core_bindings.cpp':
     "embind glue of the page's module: web/test/core.test.mjs and hostile.test.mjs call it through the built module",
   'cpp/wasm/learning_bindings.cpp':
-    "embind glue of the learning section's module: web/test/learning, training and learned-head tests call it",
+    "embind glue of the learning section's module: web/test/learning.test.mjs, training.test.mjs and learned-head.test.mjs call it",
   'cpp/attention/kernel/relaxed_kernel.cpp':
     'a standalone relaxed-SIMD wasm module of fused_kernel.hpp: web/test/kernel.test.mjs checks it against float64',
 };
