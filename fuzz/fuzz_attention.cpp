@@ -165,7 +165,7 @@ double max_abs(const Matrix& m) {
     return largest;
 }
 
-// attention.hpp: a custom Scale::factor is "from kMinScaleFactor to kMaxScaleFactor"; every
+// attention/scale.hpp: a custom Scale::factor is "from kMinScaleFactor to kMaxScaleFactor"; every
 // mode needs d >= 1.
 std::optional<double> documented_scale(Scale scale, int d) {
     if (d < 1) return std::nullopt;
@@ -194,7 +194,7 @@ std::string head_problem(const Matrix& q, const Matrix& k, const Matrix& v, Scal
     if (!all_finite(q) || !all_finite(k) || !all_finite(v)) return "non-finite value in q, k or v";
     const std::optional<double> factor = documented_scale(scale, q.cols);
     if (!factor) return "bad scale";
-    // attention.hpp: Q·Kᵀ must not be able to overflow: d·max|q|·max|k|·max(1, scale) <= FLT_MAX/4.
+    // checks.cpp: Q·Kᵀ must not be able to overflow: d·max|q|·max|k|·max(1, scale) <= FLT_MAX/4.
     const double bound = q.cols * max_abs(q) * max_abs(k) * std::max(1.0, *factor);
     if (!(bound <= static_cast<double>(FLT_MAX) / 4)) return "d*max|q|*max|k|*scale above FLT_MAX/4";
     return "";
@@ -901,7 +901,7 @@ void fuzz_torch(FuzzInput& in) {
 
 // ---- softmax_row ----
 
-// Precondition (attention.hpp): finite or -inf entries, at least one finite. NaN and +inf
+// Precondition (attention/formula.hpp): finite or -inf entries, at least one finite. NaN and +inf
 // bytes are turned into -inf to stay inside it.
 void fuzz_softmax_row(FuzzInput& in) {
     const int n = 1 + in.byte() % 64;

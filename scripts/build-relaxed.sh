@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the relaxed-SIMD kernel module (cpp/attention/kernel/relaxed_kernel.cpp) with clang-19 and
 # wasm-ld-19 and writes OUTPUT: cpp/attention/kernel/relaxed-library.js with the module inside (deflated, base64),
-# the JS library that CMakeLists.txt links into the wasm build (see docs/benchmarks.md).
+# the JS library that CMakeLists.txt links into the wasm build (docs/benchmarks.md, "The relaxed-SIMD kernel: how it is built and chosen").
 # Emscripten 3.1.6 cannot do this itself: its binaryen rejects the relaxed-SIMD opcodes.
 # Usage: scripts/build-relaxed.sh OUTPUT   (CMake runs it; CLANG and WASM_LD override the tools)
 #        scripts/build-relaxed.sh --peak OUTPUT.wasm   (scripts/bench.sh: the relaxed-SIMD peak probe,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The layout and lint checks `npm test` runs first: Biome for JavaScript, CSS and JSON,
 # clang-format for C++, no function over 80 lines (scripts/function-length.mjs: web/src, cpp,
-# fuzz) and no figure importing another (scripts/figure-imports.mjs). Fails on any finding.
+# fuzz), no figure importing another (scripts/figure-imports.mjs), tests mirroring sources
+# with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links and cited
+# doc headings that exist, with no issue numbers (scripts/check-docs.mjs). Fails on any finding.
 # `npm run format` rewrites the layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,10 +19,12 @@ if [ "$mode" = write ]; then
 else
   npx biome check .
   cxx_files | xargs "$clang_format" --dry-run --Werror
-  # Both structure checks run, so one report lists every finding.
+  # Every structure check runs, so one report lists every finding.
   status=0
   node scripts/function-length.mjs web/src cpp fuzz || status=1
   node scripts/figure-imports.mjs || status=1
+  node scripts/check-tree.mjs || status=1
+  node scripts/check-docs.mjs || status=1
   if [ "$status" != 0 ]; then exit 1; fi
   echo "lint: clean"
 fi

@@ -97,7 +97,7 @@ AttentionMap attention_map(const MapRecipe& recipe, Scale scale, bool causal,
 // What attention_map() at MapDetail::first_rows costs for T tokens at width d, counted in
 // multiply-adds, for a caller choosing where to run it (the page: at once or in a worker). The
 // draws and the per-weight work are counted by their time in wasm, measured against the
-// multiply-adds of the projections (docs/benchmarks.md, "Where the page computes").
+// multiply-adds of the projections (map.cpp gives the two weights).
 double map_multiply_adds(int T, int d);
 
 }  // namespace attention

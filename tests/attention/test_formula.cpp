@@ -1,25 +1,18 @@
-// Tests of the formula, the fused kernel, the float64 reference and the row statistics:
-// hand-computed small cases first, then properties over random inputs, then bad input.
+// Tests of the formula (cpp/attention/formula.cpp): hand-computed small cases first, then
+// properties over random inputs, softmax at the extremes, and the blocked dot products.
 #include "catch.hpp"
 #include "test_support.hpp"
 
 #include "attention/formula.hpp"
 #include "attention/kernel/fused.hpp"
-#include "attention/reference.hpp"
-#include "attention/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
-#include <numeric>
-#include <string>
+#include <vector>
 
 using namespace attention;
 using Catch::Matchers::WithinAbs;
-using Catch::Matchers::WithinRel;
-using test_support::contains;
-using test_support::invalid_argument_message;
 using test_support::max_abs_difference;
 using test_support::random_matrix;
 
@@ -182,150 +175,4 @@ TEST_CASE("dot_products gives the plain triple loop's float32 sums bit for bit, 
             plain[static_cast<std::size_t>(i * m + j)] = sum;
         }
     REQUIRE(out.values == plain);
-}
-
-TEST_CASE("every scale mode multiplies the raw scores by its factor", "[scale]") {
-    const int d = 16;
-    struct Row {
-        Scale scale;
-        double factor;
-    };
-    const Row row =
-        GENERATE(Row{Scale::inverse_sqrt_d(), 0.25}, Row{Scale::inverse_d(), 1.0 / 16},
-                 Row{Scale::none(), 1.0}, Row{Scale::custom(0.3), 0.3}, Row{Scale::custom(5.0), 5.0});
-    CAPTURE(scale_name(row.scale));
-    REQUIRE(scale_factor(row.scale, d) == row.factor);
-    const Intermediates head =
-        formula(random_matrix(5, d, 4), random_matrix(5, d, 5), random_matrix(5, 2, 6), row.scale, false);
-    REQUIRE(head.scale == row.factor);
-    for (std::size_t e = 0; e < head.raw_scores.values.size(); ++e)
-        REQUIRE_THAT(head.scaled_scores.values[e], WithinRel(head.raw_scores.values[e] * row.factor, 1e-6));
-}
-
-TEST_CASE("a larger scale sharpens the attention: peak weight grows with the factor", "[scale][property]") {
-    const Matrix q = random_matrix(8, 4, 7), k = random_matrix(8, 4, 8), v = random_matrix(8, 4, 9);
-    std::vector<double> peaks;  // summed over rows, for factors 0.01, 0.1, 1, 10
-    for (double factor : {0.01, 0.1, 1.0, 10.0}) {
-        const auto stats = row_statistics(formula(q, k, v, Scale::custom(factor), false).weights);
-        peaks.push_back(std::accumulate(stats.peak_weight.begin(), stats.peak_weight.end(), 0.0));
-    }
-    CAPTURE(peaks);
-    REQUIRE(std::adjacent_find(peaks.begin(), peaks.end(), std::greater_equal<double>()) == peaks.end());
-}
-
-TEST_CASE("the float32 formula stays within float32 noise of the float64 reference",
-          "[reference][property]") {
-    const int T = GENERATE(2, 17, 100);
-    const int d = GENERATE(4, 64);
-    const bool causal = GENERATE(false, true);
-    CAPTURE(T, d, causal);
-    const Matrix q = random_matrix(T, d, 21), k = random_matrix(T, d, 22), v = random_matrix(T, d, 23);
-    const Intermediates head = formula(q, k, v, Scale::inverse_sqrt_d(), causal);
-    const ReferenceF64 exact = reference_f64(q, k, v, Scale::inverse_sqrt_d(), causal);
-    const double weight_difference = max_abs_difference(head.weights.values, exact.weights);
-    const double output_difference = max_abs_difference(head.output.values, exact.output);
-    CAPTURE(weight_difference, output_difference);
-    REQUIRE(weight_difference < 1e-6);
-    REQUIRE(output_difference < 1e-5);
-}
-
-TEST_CASE("row statistics: one-hot, uniform and a hand-computed two-key row", "[statistics][hand]") {
-    const Matrix weights(3, 4, {1, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.75f, 0, 0});
-    const RowStatistics stats = row_statistics(weights);
-    REQUIRE(stats.peak_weight == std::vector<float>{1.0f, 0.25f, 0.75f});
-    REQUIRE(stats.entropy_nats[0] == 0.0f);
-    REQUIRE(stats.effective_tokens[0] == 1.0f);
-    REQUIRE_THAT(stats.entropy_nats[1], WithinAbs(std::log(4.0), 1e-6));
-    REQUIRE_THAT(stats.effective_tokens[1], WithinAbs(4.0, 1e-5));
-    const double two_key = -(0.25 * std::log(0.25) + 0.75 * std::log(0.75));
-    REQUIRE_THAT(stats.entropy_nats[2], WithinAbs(two_key, 1e-6));
-    REQUIRE_THAT(stats.effective_tokens[2], WithinAbs(std::exp(two_key), 1e-6));
-}
-
-namespace {
-
-// Inputs for the error table: built inside each call, so that the table's rows (which
-// GENERATE keeps across the test's runs) hold no references to a run's locals.
-Matrix q_ok() {
-    return random_matrix(4, 3, 31);
-}
-Matrix k_ok() {
-    return random_matrix(4, 3, 32);
-}
-Matrix v_ok() {
-    return random_matrix(4, 2, 33);
-}
-Matrix with_entry(Matrix m, int i, int j, float value) {
-    m.row(i)[j] = value;
-    return m;
-}
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInfinity = std::numeric_limits<float>::infinity();
-
-}  // namespace
-
-TEST_CASE("bad input is rejected with a message naming the argument and the limit", "[errors]") {
-    using Call = void (*)();
-    const auto [what, call, expected] = GENERATE(table<const char*, Call, const char*>({
-        {"k of another width", [] { formula(q_ok(), random_matrix(4, 2, 1), v_ok(), Scale::none(), false); },
-         "keys and queries must both be (T, d)"},
-        {"v of another length", [] { fused(q_ok(), k_ok(), random_matrix(3, 2, 1), Scale::none(), false); },
-         "every token needs one value row"},
-        {"T = 0", [] { formula(Matrix(0, 3), Matrix(0, 3), Matrix(0, 2), Scale::none(), false); },
-         "at least 1 token"},
-        {"d = 0", [] { fused(Matrix(4, 0), Matrix(4, 0), v_ok(), Scale::none(), false); },
-         "head width d must be at least 1"},
-        {"d_v = 0", [] { formula(q_ok(), k_ok(), Matrix(4, 0), Scale::none(), false); },
-         "value width must be at least 1"},
-        {"zero scale", [] { formula(q_ok(), k_ok(), v_ok(), Scale::custom(0.0), false); }, "greater than 0"},
-        {"negative scale", [] { fused(q_ok(), k_ok(), v_ok(), Scale::custom(-1.0), false); },
-         "greater than 0"},
-        {"NaN scale", [] { formula(q_ok(), k_ok(), v_ok(), Scale::custom(std::nan("")), false); },
-         "finite number"},
-        {"infinite scale", [] { reference_f64(q_ok(), k_ok(), v_ok(), Scale::custom(HUGE_VAL), false); },
-         "finite number"},
-        {"a scale past float32's range", [] { formula(q_ok(), k_ok(), v_ok(), Scale::custom(1e39), false); },
-         "scale factor 1e+39 must be a finite number greater than 0, from 1e-30 to 1e30"},
-        {"a scale that rounds to 0 in float32",
-         [] { fused(q_ok(), k_ok(), v_ok(), Scale::custom(1e-46), false); }, "from 1e-30 to 1e30"},
-        {"NaN in q", [] { formula(with_entry(q_ok(), 1, 2, kNaN), k_ok(), v_ok(), Scale::none(), false); },
-         "q[1][2] is NaN"},
-        {"inf in k",
-         [] { fused(q_ok(), with_entry(k_ok(), 3, 0, -kInfinity), v_ok(), Scale::none(), false); },
-         "k[3][0] is infinite"},
-        {"NaN in v",
-         [] { reference_f64(q_ok(), k_ok(), with_entry(v_ok(), 0, 1, kNaN), Scale::none(), false); },
-         "v[0][1] is NaN"},
-        {"NaN in k, weights only",
-         [] { attention_weights(q_ok(), with_entry(k_ok(), 2, 1, kNaN), Scale::none(), false); },
-         "k[2][1] is NaN"},
-        {"scores that would overflow",
-         [] {
-             formula(Matrix(2, 1, {1e20f, 1}), Matrix(2, 1, {1e20f, 1}), Matrix(2, 1), Scale::none(), false);
-         },
-         "would overflow float32"},
-        {"T over the formula's budget",
-         [] { formula(Matrix(4097, 1), Matrix(4097, 1), Matrix(4097, 1), Scale::none(), false); },
-         "the limit is T = 4096"},
-        {"T over the budget, weights only",
-         [] { attention_weights(Matrix(4097, 1), Matrix(4097, 1), Scale::none(), false); },
-         "the limit is T = 4096"},
-        {"key tile of 0", [] { fused(q_ok(), k_ok(), v_ok(), Scale::none(), false, 0); },
-         "key_tile = 0 must be at least 1"},
-        {"too few values for a shape",
-         [] {
-             Matrix(2, 2, {1, 2, 3});
-         },
-         "needs 4 values, got 3"},
-        {"a cell's score at width 0", [] { score_of(q_ok().row(0), k_ok().row(0), 0, 1.0); },
-         "from 1 to 4096"},
-        {"NaN in a cell's query row",
-         [] { score_of(with_entry(q_ok(), 0, 1, kNaN).row(0), k_ok().row(0), q_ok().cols, 1.0); },
-         "q row[0][1] is NaN"},
-        {"negative shape", [] { Matrix(-1, 2); }, "is negative"},
-        {"a matrix over the element limit", [] { Matrix(1 << 14, 1 << 13); }, "the limit is 67108864"},
-    }));
-    const std::string message = invalid_argument_message(call);
-    CAPTURE(what, message);
-    REQUIRE(contains(message, expected));
 }

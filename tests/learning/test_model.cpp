@@ -1,7 +1,8 @@
-// Tests of the one-head character model: its initialisation, loss, hand-written gradients and
-// optimizer steps against PyTorch autograd (tests/fixtures/model_gradients.json), then the
-// vocabulary, the seeded sampler, determinism and bad input.
+// Tests of the one-head character model (cpp/learning/model.cpp): its initialisation, loss and
+// hand-written gradients against PyTorch autograd (tests/fixtures/model_gradients.json), then
+// determinism, learning a repeating text and bad input.
 #include "catch.hpp"
+#include "model_fixture.hpp"
 #include "test_support.hpp"
 
 #include "learning/corpus.hpp"
@@ -11,79 +12,17 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
-#include <map>
+#include <limits>
+#include <string>
+#include <vector>
 
 using namespace attention;
-using Catch::Matchers::WithinAbs;
+using namespace model_fixture_reader;
 using Catch::Matchers::WithinRel;
 using test_support::contains;
 using test_support::invalid_argument_message;
 
 namespace {
-
-const nlohmann::json& model_fixture() {
-    static const nlohmann::json document = [] {
-        std::ifstream file(std::string(FIXTURE_DIR) + "/model_gradients.json");
-        REQUIRE(file.good());
-        return nlohmann::json::parse(file);
-    }();
-    return document;
-}
-
-Scale scale_of(const std::string& mode, double factor) {
-    if (mode == "sqrt") return Scale::inverse_sqrt_d();
-    if (mode == "d") return Scale::inverse_d();
-    if (mode == "none") return Scale::none();
-    return Scale::custom(factor);
-}
-
-ModelConfig config_of(const nlohmann::json& c) {
-    return {c.at("vocabulary").get<int>(), c.at("context").get<int>(), c.at("d").get<int>(),
-            scale_of(c.at("scale"), c.at("factor"))};
-}
-
-// The fixture's matrices, in Parameters order, with the shapes the config gives.
-Parameters parameters_of(const ModelConfig& config, const nlohmann::json& named) {
-    Parameters p = zero_parameters(config);
-    for (int n = 0; n < Parameters::kCount; ++n) {
-        Matrix& m = *p.all()[static_cast<std::size_t>(n)];
-        m = Matrix(m.rows, m.cols,
-                   named.at(Parameters::names()[static_cast<std::size_t>(n)]).get<std::vector<float>>());
-    }
-    return p;
-}
-
-// Window `step` of the fixture's (steps, batch, context + 1) tokens.
-Batch batch_of(const nlohmann::json& c, int step) {
-    Batch batch;
-    batch.batch = c.at("batch");
-    batch.context = c.at("context");
-    const std::vector<int> all = c.at("tokens").get<std::vector<int>>();
-    const std::size_t size =
-        static_cast<std::size_t>(batch.batch) * static_cast<std::size_t>(batch.context + 1);
-    batch.tokens.assign(all.begin() + static_cast<std::ptrdiff_t>(size * static_cast<std::size_t>(step)),
-                        all.begin() + static_cast<std::ptrdiff_t>(size * static_cast<std::size_t>(step + 1)));
-    return batch;
-}
-
-// max |mine − reference| / max |reference| over one matrix.
-double relative_difference(const Matrix& mine, const Matrix& reference) {
-    double largest = 1e-30;
-    for (float x : reference.values) largest = std::max(largest, static_cast<double>(std::fabs(x)));
-    return test_support::max_abs_difference(mine.values, reference.values) / largest;
-}
-
-// The worst relative_difference over the seven matrices, and which one it was.
-std::pair<double, std::string> worst_difference(const Parameters& mine, const Parameters& reference) {
-    std::pair<double, std::string> worst{0.0, ""};
-    for (int n = 0; n < Parameters::kCount; ++n) {
-        const double difference = relative_difference(*mine.all()[static_cast<std::size_t>(n)],
-                                                      *reference.all()[static_cast<std::size_t>(n)]);
-        if (difference >= worst.first) worst = {difference, Parameters::names()[static_cast<std::size_t>(n)]};
-    }
-    return worst;
-}
 
 const std::string kShortText = "To be, or not to be, that is the question: Whether 'tis nobler in the mind";
 
@@ -118,73 +57,6 @@ TEST_CASE("the loss and every gradient match PyTorch autograd to 1e-4", "[model]
     REQUIRE(difference < 1e-4);
     // Without gradients the same loss comes back.
     REQUIRE(evaluate(config, initial, batch_of(c, 0)).loss == result.loss);
-}
-
-TEST_CASE("Adam and SGD take the steps torch.optim takes", "[model][torch][optimizer]") {
-    const std::size_t count = model_fixture().at("cases").size();
-    const std::size_t n = GENERATE_COPY(range(std::size_t{0}, count));
-    const std::string kind = GENERATE(as<std::string>{}, "adam", "sgd");
-    const nlohmann::json& c = model_fixture().at("cases")[n];
-    const nlohmann::json& expected = c.at(kind);
-    const ModelConfig config = config_of(c);
-    CAPTURE(n, kind);
-    OptimizerSettings settings;
-    settings.kind = kind == "adam" ? OptimizerKind::adam : OptimizerKind::sgd;
-    settings.learning_rate = expected.at("learningRate");
-    Optimizer optimizer(settings);
-    Parameters parameters = parameters_of(config, c.at("initial"));
-    Parameters gradients = zero_parameters(config);
-    const int steps = model_fixture().at("steps");
-    for (int step = 0; step < steps; ++step) {
-        const double loss = evaluate(config, parameters, batch_of(c, step), &gradients).loss;
-        CAPTURE(step);
-        REQUIRE_THAT(loss,
-                     WithinRel(expected.at("losses")[static_cast<std::size_t>(step)].get<double>(), 1e-4));
-        optimizer.step(parameters, gradients);
-    }
-    const auto [difference, name] =
-        worst_difference(parameters, parameters_of(config, expected.at("parameters")));
-    CAPTURE(difference, name);
-    REQUIRE(difference < 1e-4);
-}
-
-TEST_CASE("the vocabulary is the sorted distinct characters and encodes text to their indices", "[corpus]") {
-    const Vocabulary vocabulary("banana é!");
-    REQUIRE(vocabulary.characters() == std::vector<std::string>{" ", "!", "a", "b", "n", "é"});
-    REQUIRE(vocabulary.encode("nab é") == std::vector<int>{4, 2, 3, 0, 5});
-    REQUIRE(vocabulary.contains("é"));
-    REQUIRE_FALSE(vocabulary.contains("z"));
-    REQUIRE(invalid_argument_message([&] { vocabulary.encode("bad"); }) ==
-            "character 2 (\"d\") is not in the model's vocabulary of 6 characters");
-    REQUIRE(contains(invalid_argument_message([] { Vocabulary("aaaa"); }), "1 distinct characters"));
-    REQUIRE(Vocabulary(vocabulary.characters()).encode("banana") == vocabulary.encode("banana"));
-    REQUIRE(contains(invalid_argument_message([] {
-                         Vocabulary(std::vector<std::string>{"b", "a"});
-                     }),
-                     "distinct and sorted"));
-}
-
-TEST_CASE("the sampler cuts consecutive windows and reaches every start equally often", "[corpus][sampler]") {
-    std::vector<int> tokens(10);
-    for (int i = 0; i < 10; ++i) tokens[static_cast<std::size_t>(i)] = i;
-    BatchSampler sampler(tokens, 4, 3, 7);
-    std::map<int, int> starts;
-    for (int draw = 0; draw < 1750; ++draw) {
-        const Batch batch = sampler.next();
-        REQUIRE(batch.tokens.size() == 16u);
-        for (int b = 0; b < 4; ++b) {
-            const int start = batch.tokens[static_cast<std::size_t>(b * 4)];
-            for (int t = 1; t < 4; ++t)
-                REQUIRE(batch.tokens[static_cast<std::size_t>(b * 4 + t)] == start + t);
-            ++starts[start];
-        }
-    }
-    // 7000 windows over the 7 possible starts 0…6: 1000 each expected, σ ≈ 29.
-    REQUIRE(starts.size() == 7u);
-    for (const auto& [start, seen] : starts) {
-        CAPTURE(start, seen);
-        REQUIRE(std::abs(seen - 1000) < 150);
-    }
 }
 
 TEST_CASE("the same seed gives the same run bit for bit, another seed another run", "[model][determinism]") {

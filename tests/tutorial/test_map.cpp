@@ -1,17 +1,16 @@
-// Tests of the tutorial's scenarios against PyTorch's own numbers (tests/fixtures, written by
-// make_fixtures.py with torch 1.13) and against statistics known independently of this code.
+// Tests of the attention map (cpp/tutorial/map.cpp) against PyTorch's own numbers
+// (tests/fixtures/attention_map.json, written by make_fixtures.py with torch 1.13) and against
+// hand computations: its detail levels, its cost, positions, rope and bad recipes.
 #include "catch.hpp"
 #include "test_support.hpp"
 
-#include "tutorial/equivalence.hpp"
 #include "tutorial/map.hpp"
-#include "tutorial/scale_study.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,67 +22,6 @@ using test_support::contains;
 using test_support::fixture;
 using test_support::invalid_argument_message;
 using test_support::max_abs_difference;
-
-namespace {
-
-std::vector<float> flatten(const std::vector<Matrix>& batches) {
-    std::vector<float> flat;
-    for (const Matrix& m : batches) flat.insert(flat.end(), m.values.begin(), m.values.end());
-    return flat;
-}
-
-}  // namespace
-
-TEST_CASE("the equivalence inputs are the tutorial's seed-0 q, k, v", "[scenarios][equivalence][torch]") {
-    const auto expected = fixture("equivalence.json");
-    const EquivalenceInputs inputs = tutorial_equivalence_inputs();
-    const auto [name, member] = GENERATE(table<const char*, std::vector<Matrix> EquivalenceInputs::*>(
-        {{"q", &EquivalenceInputs::q}, {"k", &EquivalenceInputs::k}, {"v", &EquivalenceInputs::v}}));
-    const double difference =
-        max_abs_difference(flatten(inputs.*member), expected.at(name).get<std::vector<float>>());
-    CAPTURE(name, difference);
-    REQUIRE(difference < 1e-6);
-}
-
-TEST_CASE("the formula, the fused kernel and the float64 reference all equal PyTorch's attention",
-          "[scenarios][equivalence][torch]") {
-    const auto expected = fixture("equivalence.json");
-    const bool causal = GENERATE(false, true);
-    CAPTURE(causal);
-    const auto torch_output =
-        expected.at(causal ? "torch_out_causal_true" : "torch_out_causal_false").get<std::vector<float>>();
-    const EquivalenceCase result = check_equivalence(tutorial_equivalence_inputs(), causal, torch_output);
-    WARN(equivalence_line(result) << "  fused " << result.formula_vs_fused << "  float64 "
-                                  << result.formula_vs_f64);
-    REQUIRE(result.has_torch);
-    REQUIRE(result.formula_vs_torch < 2e-6);
-    REQUIRE(result.formula_vs_fused < 2e-6);
-    REQUIRE(result.formula_vs_f64 < 2e-6);
-    REQUIRE(result.ok());
-    REQUIRE(contains(equivalence_line(result),
-                     causal ? "causal=True   max|mine - torch| = " : "causal=False  max|mine - torch| = "));
-}
-
-TEST_CASE("a wrong PyTorch output is reported as a mismatch", "[scenarios][equivalence]") {
-    const EquivalenceInputs inputs = tutorial_equivalence_inputs();
-    std::vector<float> wrong(2 * 16 * 32, 0.0f);
-    const EquivalenceCase result = check_equivalence(inputs, false, wrong);
-    REQUIRE_FALSE(result.ok());
-    REQUIRE(contains(equivalence_line(result), "MISMATCH"));
-    std::vector<float> poisoned =
-        fixture("equivalence.json").at("torch_out_causal_false").get<std::vector<float>>();
-    poisoned[700] = std::numeric_limits<float>::quiet_NaN();
-    REQUIRE_FALSE(check_equivalence(inputs, false, poisoned).ok());
-    REQUIRE(
-        contains(invalid_argument_message([&] { check_equivalence(inputs, false, std::vector<float>(5)); }),
-                 "expected 1024"));
-    EquivalenceInputs ragged = inputs;
-    ragged.q[1] = Matrix(15, 32);
-    ragged.k[1] = Matrix(15, 32);
-    ragged.v[1] = Matrix(15, 32);
-    REQUIRE(contains(invalid_argument_message([&] { check_equivalence(ragged, false, wrong); }),
-                     "batch 1 has another shape"));
-}
 
 namespace {
 
@@ -250,8 +188,9 @@ double mean_peak(std::uint64_t seed, int d, Scale scale) {
 
 }  // namespace
 
-TEST_CASE("with the standard init, 1/sqrt(d) keeps the map's sharpness as d grows; unscaled it saturates",
-          "[scenarios][map][lesson]") {
+TEST_CASE(
+    "with the standard init, 1/sqrt(d) keeps the map's sharpness as d grows, while unscaled it saturates",
+    "[scenarios][map][lesson]") {
     // Section 5's lesson on the map itself. PyTorch, 30 seeds at T = 64: the 1/sqrt(d) peak
     // moves by at most 0.046 from d = 16 to d = 256, the unscaled peak at d = 256 is at least
     // 0.859 (make_fixtures.py prints both).
@@ -326,103 +265,6 @@ TEST_CASE("rope turns each pair (i, i + d/2) by t·10000^(-2i/d) and leaves valu
     REQUIRE(rotated.q.values != plain.q.values);
 }
 
-TEST_CASE("the scale demo reproduces the tutorial's curve and its d = 256 numbers",
-          "[scenarios][scale][torch]") {
-    const auto expected = fixture("scale_demo.json");
-    const ScaleStudy study = scale_study(ScaleStudyOptions{});
-    REQUIRE(study.options.widths == expected.at("widths").get<std::vector<int>>());
-    const auto [key, series] =
-        GENERATE(table<const char*, ScaleSeries ScaleStudy::*>({{"peak_unscaled", &ScaleStudy::unscaled},
-                                                                {"peak_scaled", &ScaleStudy::inverse_sqrt_d},
-                                                                {"peak_inverse_d", &ScaleStudy::inverse_d}}));
-    const auto torch_peaks = expected.at(key).get<std::vector<double>>();
-    const double difference = max_abs_difference((study.*series).peak_mean, torch_peaks);
-    CAPTURE(key, difference);
-    REQUIRE(difference < 1e-4);
-    // The tutorial's quoted figures: 0.88 unscaled, 0.11 scaled at d = 256.
-    REQUIRE_THAT(study.unscaled.peak_mean.back(), WithinAbs(0.880, 0.001));
-    REQUIRE_THAT(study.inverse_sqrt_d.peak_mean.back(), WithinAbs(0.112, 0.001));
-}
-
-TEST_CASE("the results file's d = 256 numbers come from a fresh seed-0 draw", "[scenarios][scale][torch]") {
-    const auto expected = fixture("scale_demo.json").at("results_csv");
-    ScaleStudyOptions fresh;
-    fresh.widths = {256};
-    const ScaleStudy study = scale_study(fresh);
-    REQUIRE_THAT(study.unscaled.peak_mean[0],
-                 WithinAbs(expected.at("peak_unscaled_d256").get<double>(), 1e-4));
-    REQUIRE_THAT(study.inverse_sqrt_d.peak_mean[0],
-                 WithinAbs(expected.at("peak_scaled_d256").get<double>(), 1e-4));
-}
-
-TEST_CASE("averaged over many draws the scale study matches the known statistics",
-          "[scenarios][scale][property]") {
-    // Independent reference (many draws, T = 64, no mask): with 1/sqrt(d) the mean peak is
-    // about 0.107 at every width; unscaled it climbs from about 0.27 (d = 4) to about 0.90
-    // (d = 256); with 1/d it falls toward uniform, 1/64.
-    ScaleStudyOptions options;
-    options.widths = {4, 64, 256};
-    options.draws = 40;
-    options.seed = 7;
-    const ScaleStudy study = scale_study(options);
-    const ScaleSeries &unscaled = study.unscaled, &scaled = study.inverse_sqrt_d,
-                      &inverse_d = study.inverse_d;
-    const double scaled_lowest = *std::min_element(scaled.peak_mean.begin(), scaled.peak_mean.end());
-    const double scaled_highest = *std::max_element(scaled.peak_mean.begin(), scaled.peak_mean.end());
-    CAPTURE(scaled.peak_mean);
-    REQUIRE_THAT(scaled_lowest, WithinAbs(0.107, 0.01));
-    REQUIRE_THAT(scaled_highest, WithinAbs(0.107, 0.01));
-    REQUIRE_THAT(unscaled.peak_mean[0], WithinAbs(0.27, 0.02));
-    REQUIRE_THAT(unscaled.peak_mean[2], WithinAbs(0.90, 0.02));
-    REQUIRE_THAT(inverse_d.peak_mean[2], WithinAbs(1.0 / 64, 0.003));
-    REQUIRE(inverse_d.entropy_mean[2] < std::log(64.0));
-    REQUIRE_THAT(inverse_d.entropy_mean[2], WithinAbs(std::log(64.0), 0.05));
-    REQUIRE(*std::min_element(scaled.peak_spread.begin(), scaled.peak_spread.end()) > 0.0);
-}
-
-TEST_CASE("a causal scale study makes the first rows peakier than an unmasked one", "[scenarios][scale]") {
-    ScaleStudyOptions options;
-    options.widths = {16};
-    options.draws = 8;
-    const double unmasked = scale_study(options).inverse_sqrt_d.peak_mean[0];
-    options.causal = true;
-    const double masked = scale_study(options).inverse_sqrt_d.peak_mean[0];
-    REQUIRE(masked > unmasked + 0.05);  // row 0 alone has peak 1; early rows see few keys
-}
-
-TEST_CASE("text splits into characters like Python's list(text), or into words", "[scenarios][tokens]") {
-    using Tokens = std::vector<std::string>;
-    const auto [text, mode, expected] = GENERATE(table<std::string, TokenMode, Tokens>({
-        {"To be, or not", TokenMode::words, Tokens{"To", "be", ",", "or", "not"}},
-        {"naïve 東京🙂", TokenMode::characters,
-         Tokens{"n", "a", "ï", "v", "e", " ", "東", "京", "🙂"}},
-        {"naïve 東京, don't", TokenMode::words, Tokens{"naïve", "東京", ",", "don't"}},
-        {"  \t ", TokenMode::words, Tokens{}},
-        {"Bonjour\u202F!\u205Fok\u1680x", TokenMode::words, Tokens{"Bonjour", "!", "ok", "x"}},
-    }));
-    CAPTURE(text, mode == TokenMode::words);
-    REQUIRE(tokenize(text, mode) == expected);
-}
-
-TEST_CASE("the tutorial's text is 13 character tokens", "[scenarios][tokens]") {
-    REQUIRE(tokenize("To be, or not", TokenMode::characters).size() == 13);
-}
-
-TEST_CASE("text that is not valid UTF-8 is refused at the byte where it breaks",
-          "[scenarios][tokens][errors]") {
-    const auto [what, text, expected] = GENERATE(table<const char*, std::string, const char*>({
-        {"a truncated sequence", "ab\xC3", "not valid UTF-8 at byte 2"},
-        {"a stray byte", "\xFFx", "not valid UTF-8 at byte 0"},
-        {"an overlong '/'", "a\xC0\xAF", "not valid UTF-8 at byte 1"},
-        {"a UTF-16 surrogate", "\xED\xA0\x80", "not valid UTF-8 at byte 0"},
-        {"a code point past U+10FFFF", "\xF4\x90\x80\x80", "not valid UTF-8 at byte 0"},
-    }));
-    const TokenMode mode = GENERATE(TokenMode::characters, TokenMode::words);
-    const std::string message = invalid_argument_message([&bad = text, mode] { tokenize(bad, mode); });
-    CAPTURE(what, mode == TokenMode::words, message);
-    REQUIRE(contains(message, expected));
-}
-
 TEST_CASE("the same token at two positions gets identical queries until positions are added",
           "[scenarios][map]") {
     MapRecipe recipe;
@@ -458,14 +300,6 @@ MapRecipe recipe_with(std::string text, int d, Positions positions = Positions::
     return recipe;
 }
 
-ScaleStudyOptions study_with(std::vector<int> widths, int T, int draws) {
-    ScaleStudyOptions options;
-    options.widths = std::move(widths);
-    options.T = T;
-    options.draws = draws;
-    return options;
-}
-
 }  // namespace
 
 TEST_CASE("a bad map recipe is rejected with a message naming the argument", "[scenarios][errors]") {
@@ -485,17 +319,4 @@ TEST_CASE("a bad map recipe is rejected with a message naming the argument", "[s
 
 TEST_CASE("rope refuses a matrix with an odd number of columns", "[scenarios][rope][errors]") {
     REQUIRE(contains(invalid_argument_message([] { rotary_positions(Matrix(2, 3)); }), "d = 3 is odd"));
-}
-
-TEST_CASE("a bad scale study is rejected with a message naming the argument", "[scenarios][errors]") {
-    const auto [what, options, expected] = GENERATE(table<const char*, ScaleStudyOptions, const char*>({
-        {"T = 0", study_with({4}, 0, 1), "T = 0 is outside 1…1024"},
-        {"no draws", study_with({4}, 64, 0), "draws = 0"},
-        {"no widths", study_with({}, 64, 1), "widths is empty"},
-        {"a negative width", study_with({4, -2}, 64, 1), "width = -2"},
-        {"over the work budget", study_with({4096}, 1024, 10), "multiply-adds; the limit is"},
-    }));
-    const std::string message = invalid_argument_message([&bad = options] { scale_study(bad); });
-    CAPTURE(what, message);
-    REQUIRE(contains(message, expected));
 }

@@ -112,7 +112,8 @@ float values_divisor(float largest, int T) {
 // one. Nearly every call passes, and for those one vectorised pass per matrix (largest_magnitude:
 // inf and NaN have the largest bit patterns of all) proves that every value is finite and that
 // Q·Kᵀ cannot overflow. Any input this does not recognise as passing, validate_inputs() checks
-// and rejects with its own message (tests/test_fused.cpp holds the two to the same verdicts).
+// and rejects with its own message (tests/attention/kernel/test_fused.cpp holds the two to the
+// same verdicts).
 double checked_scale(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, float max_v) {
     const auto holds = [](const Matrix& m) {
         return m.values.size() == static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crossFigureImports } from './figure-imports.mjs';
+import { crossFigureImports } from '../figure-imports.mjs';
 
 test('imports between figure folders are found, and only those', () => {
   const root = mkdtempSync(join(tmpdir(), 'figures-'));

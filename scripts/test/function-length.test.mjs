@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cxxFunctions, javascriptFunctions, longFunctions } from './function-length.mjs';
+import { cxxFunctions, javascriptFunctions, longFunctions } from '../function-length.mjs';
 
 const filler = (count, line) => Array.from({ length: count }, () => line);
 

@@ -1,0 +1,54 @@
+// Tests of the corpus (cpp/learning/corpus.cpp): the vocabulary and the seeded sampler of
+// consecutive windows.
+#include "catch.hpp"
+#include "test_support.hpp"
+
+#include "learning/corpus.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace attention;
+using test_support::contains;
+using test_support::invalid_argument_message;
+
+TEST_CASE("the vocabulary is the sorted distinct characters and encodes text to their indices", "[corpus]") {
+    const Vocabulary vocabulary("banana é!");
+    REQUIRE(vocabulary.characters() == std::vector<std::string>{" ", "!", "a", "b", "n", "é"});
+    REQUIRE(vocabulary.encode("nab é") == std::vector<int>{4, 2, 3, 0, 5});
+    REQUIRE(vocabulary.contains("é"));
+    REQUIRE_FALSE(vocabulary.contains("z"));
+    REQUIRE(invalid_argument_message([&] { vocabulary.encode("bad"); }) ==
+            "character 2 (\"d\") is not in the model's vocabulary of 6 characters");
+    REQUIRE(contains(invalid_argument_message([] { Vocabulary("aaaa"); }), "1 distinct characters"));
+    REQUIRE(Vocabulary(vocabulary.characters()).encode("banana") == vocabulary.encode("banana"));
+    REQUIRE(contains(invalid_argument_message([] {
+                         Vocabulary(std::vector<std::string>{"b", "a"});
+                     }),
+                     "distinct and sorted"));
+}
+
+TEST_CASE("the sampler cuts consecutive windows and reaches every start equally often", "[corpus][sampler]") {
+    std::vector<int> tokens(10);
+    for (int i = 0; i < 10; ++i) tokens[static_cast<std::size_t>(i)] = i;
+    BatchSampler sampler(tokens, 4, 3, 7);
+    std::map<int, int> starts;
+    for (int draw = 0; draw < 1750; ++draw) {
+        const Batch batch = sampler.next();
+        REQUIRE(batch.tokens.size() == 16u);
+        for (int b = 0; b < 4; ++b) {
+            const int start = batch.tokens[static_cast<std::size_t>(b * 4)];
+            for (int t = 1; t < 4; ++t)
+                REQUIRE(batch.tokens[static_cast<std::size_t>(b * 4 + t)] == start + t);
+            ++starts[start];
+        }
+    }
+    // 7000 windows over the 7 possible starts 0…6: 1000 each expected, σ ≈ 29.
+    REQUIRE(starts.size() == 7u);
+    for (const auto& [start, seen] : starts) {
+        CAPTURE(start, seen);
+        REQUIRE(std::abs(seen - 1000) < 150);
+    }
+}
