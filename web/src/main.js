@@ -2,6 +2,7 @@
 // per figure into its slot, then subscribe once and hand every snapshot to every figure's
 // update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
+import './print.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
 import { createLearning } from './learning.js';
@@ -11,6 +12,7 @@ import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
 import { setupTheme } from './theme.js';
+import { addEmbedActions } from './embed/actions.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
@@ -134,6 +136,7 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
+  addEmbedActions(document, location);
   // One worker for the page core's heavy calls (large maps, the averaged study):
   // the latest request wins per channel. The page says which path it took, for the tests.
   // It starts once the first map is on screen (until then calls run here).
