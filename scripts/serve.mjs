@@ -23,11 +23,12 @@ const types = {
   '.wasm': 'application/wasm',
 };
 
-// Who may show a page in a frame: anyone, for the embedded view of one figure (embed.html,
-// made to sit in a teacher's page); only the page itself for the rest. Sent as a header
-// because a <meta> policy cannot say it; the <meta> policy in each page still applies.
+// Who may show a page in a frame: any page, for the embedded view of one figure (embed.html,
+// made to sit in a teacher's page), and pages opened from disk too (slides often are; the
+// policy's * leaves out file:); only the page itself for the rest. Sent as a header because
+// a <meta> policy cannot say it; the <meta> policy in each page still applies.
 const frameAncestors = (file) =>
-  /(^|[\\/])embed\.html$/.test(file) ? 'frame-ancestors *' : "frame-ancestors 'self'";
+  /(^|[\\/])embed\.html$/.test(file) ? 'frame-ancestors * file:' : "frame-ancestors 'self'";
 
 const compressed = new Map(); // file -> { version, body }
 

@@ -189,12 +189,18 @@ test('each figure embedded in a page of another origin draws, changes, keeps its
   }
 });
 
+// Both from disk (a copy of dist/ beside the slides), and the hosted view in slides on disk.
 test('each figure embedded in a page opened from disk works as from a host', async () => {
   const hostDirectory = mkdtempSync(join(tmpdir(), 'embed-file-'));
-  for (const figure of Object.keys(FIGURES)) {
-    const file = join(hostDirectory, `${figure}.html`);
-    writeFileSync(file, hostPage(figure, embedSrc(dist, figure)));
-    await checkFigure(chromium.browser(), figure, pathToFileURL(file).href);
+  for (const [where, base] of [
+    ['disk', dist],
+    ['host', chromium.url()],
+  ]) {
+    for (const figure of Object.keys(FIGURES)) {
+      const file = join(hostDirectory, `${figure}-${where}.html`);
+      writeFileSync(file, hostPage(figure, embedSrc(base, figure)));
+      await checkFigure(chromium.browser(), figure, pathToFileURL(file).href);
+    }
   }
 });
 
@@ -203,7 +209,7 @@ test('the server lets any page frame the embedded view and only the page itself 
     (await fetch(chromium.url().replace('index.html', file))).headers.get(
       'content-security-policy',
     );
-  assert.equal(await headers('embed.html?figure=map'), 'frame-ancestors *');
+  assert.equal(await headers('embed.html?figure=map'), 'frame-ancestors * file:');
   assert.equal(await headers('index.html'), "frame-ancestors 'self'");
 });
 
