@@ -13,6 +13,7 @@ import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
 import { setupTheme } from './theme.js';
 import { addEmbedActions } from './embed/actions.js';
+import { setupPrint } from './print.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
@@ -120,6 +121,7 @@ async function mountAll(core, store, mounted, { compute, learning, onMapShown })
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
   setupGlossary(document);
+  setupPrint(document, window);
   // The learning section's module and data load on first use, with a worker of their own.
   const learning = createLearning({
     onNotice: showBanner,
