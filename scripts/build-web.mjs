@@ -3,13 +3,16 @@
 // they come near: web/src/later-figures.js), app.css,
 // attention-core.js (the page's wasm module from scripts/build-wasm.sh), learning.js (the
 // learning section's wasm module and data, loaded on first use: web/src/learning.js) and
-// torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near).
+// torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near), and
+// the embedded view of one figure (embed.html, embed.js, embed.css: web/src/embed/), the link
+// preview's tags in index.html and its picture (preview.png, scripts/preview-image.mjs).
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { PREVIEW, renderPreviewImage } from './preview-image.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -98,12 +101,68 @@ const workerSource = {
   },
 };
 
+// The page's address, from package.json's "homepage" (one setting; until the page has a host
+// of its own it is a placeholder that says so), with the trailing slash the files hang from.
+function homepage() {
+  const { homepage: url } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (!/^https?:\/\//.test(url ?? ''))
+    throw new Error('package.json needs "homepage": the page\'s URL');
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+const attribute = (text) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+// Open Graph and Twitter card tags and the canonical link, from the page's own <title> and
+// description, added to the end of its <head>: a shared link then shows a card with the map.
+function withPreviewTags(html) {
+  const title = html.match(/<title>([^<]*)<\/title>/)[1];
+  const description = html.match(/<meta name="description" content="([^"]*)">/)[1];
+  const home = homepage();
+  const image = `${home}${PREVIEW.file}`;
+  const alt = 'The attention map of “To be, or not”, computed by the page, beside its title.';
+  const tags = [
+    `<link rel="canonical" href="${attribute(home)}">`,
+    ...Object.entries({
+      'og:type': 'website',
+      'og:title': title,
+      'og:description': description,
+      'og:url': home,
+      'og:image': image,
+      'og:image:width': PREVIEW.width,
+      'og:image:height': PREVIEW.height,
+      'og:image:alt': alt,
+    }).map(([key, value]) => `<meta property="${key}" content="${attribute(String(value))}">`),
+    ...Object.entries({
+      'twitter:card': 'summary_large_image',
+      'twitter:title': title,
+      'twitter:description': description,
+      'twitter:image': image,
+      'twitter:image:alt': alt,
+    }).map(([key, value]) => `<meta name="${key}" content="${attribute(value)}">`),
+  ];
+  return html.replace('</head>', `  ${tags.join('\n  ')}\n</head>`);
+}
+
+// The embedded view runs under the page's own Content-Security-Policy (index.html holds it).
+function embedPage() {
+  const policy = readFileSync(join(root, 'web/index.html'), 'utf8').match(
+    /<meta http-equiv="Content-Security-Policy"[^>]*>/,
+  );
+  if (!policy) throw new Error('web/index.html has no Content-Security-Policy meta to copy');
+  return readFileSync(join(root, 'web/embed.html'), 'utf8').replace(
+    /<!-- The page's Content-Security-Policy meta[^>]*-->/,
+    () => policy[0],
+  );
+}
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await esbuild.build({
   entryPoints: {
     app: join(root, 'web/src/main.js'),
     'later-figures': join(root, 'web/src/later-figures.js'),
+    embed: join(root, 'web/src/embed/main.js'),
   },
   bundle: true,
   minify: true,
@@ -114,9 +173,13 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-for (const file of ['index.html', 'favicon.svg'])
-  copyFileSync(join(root, 'web', file), join(dist, file));
-for (const bundle of ['app.js', 'later-figures.js'])
+copyFileSync(join(root, 'web/favicon.svg'), join(dist, 'favicon.svg'));
+writeFileSync(
+  join(dist, 'index.html'),
+  withPreviewTags(readFileSync(join(root, 'web/index.html'), 'utf8')),
+);
+writeFileSync(join(dist, 'embed.html'), embedPage());
+for (const bundle of ['app.js', 'later-figures.js', 'embed.js'])
   writeFileSync(join(dist, bundle), await minified(join(dist, bundle)));
 // One stylesheet: the later figures' few rules join the page's, so no second request.
 writeFileSync(
@@ -129,5 +192,7 @@ writeFileSync(join(dist, 'attention-core.js'), await minified(wasmModule));
 writeFileSync(join(dist, 'learning.js'), await learningScript());
 writeFileSync(join(dist, 'torch-outputs.js'), torchOutputsScript());
 console.log(
-  'built dist/ (index.html, favicon.svg, app.js, later-figures.js, app.css, attention-core.js, learning.js, torch-outputs.js)',
+  'built dist/ (index.html, embed.html, favicon.svg, app.js, later-figures.js, app.css, embed.js, embed.css, attention-core.js, learning.js, torch-outputs.js)',
 );
+if (await renderPreviewImage(dist, join(dist, PREVIEW.file)))
+  console.log(`drew dist/${PREVIEW.file}`);

@@ -23,6 +23,13 @@ const types = {
   '.wasm': 'application/wasm',
 };
 
+// Who may show a page in a frame: any page, for the embedded view of one figure (embed.html,
+// made to sit in a teacher's page), and pages opened from disk too (slides often are; the
+// policy's * leaves out file:); only the page itself for the rest. Sent as a header because
+// a <meta> policy cannot say it; the <meta> policy in each page still applies.
+const frameAncestors = (file) =>
+  /(^|[\\/])embed\.html$/.test(file) ? 'frame-ancestors * file:' : "frame-ancestors 'self'";
+
 const compressed = new Map(); // file -> { version, body }
 
 // The file gzipped, read and compressed only when it is new or has changed since.
@@ -65,6 +72,7 @@ export function serve(directory = root, listenPort = port, { only = ['/'] } = {}
       'content-type': types[extname(file)] || 'application/octet-stream',
       'cache-control': 'no-cache',
     };
+    if (extname(file) === '.html') headers['content-security-policy'] = frameAncestors(file);
     const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] || '');
     if (gzip) headers['content-encoding'] = 'gzip';
     const body = gzip ? gzipped(file) : readFileSync(file);

@@ -2,6 +2,7 @@
 // per figure into its slot, then subscribe once and hand every snapshot to every figure's
 // update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
+import './print.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
 import { createLearning } from './learning.js';
@@ -14,6 +15,8 @@ import { loadScript } from './lib/load-script.js';
 import { whenNear } from './lib/when-near.js';
 import { setupShowMe } from './lib/show-me.js';
 import { setupTheme } from './theme.js';
+import { addEmbedActions } from './embed/actions.js';
+import { setupPrint } from './print.js';
 import * as hero from './figures/hero/index.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
@@ -153,6 +156,7 @@ async function mountAll(core, store, mounted, { compute, learning, onMapShown })
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
   setupGlossary(document);
+  setupPrint(document, window);
   // The learning section's module and data load on first use, with a worker of their own.
   const learning = createLearning({
     onNotice: showBanner,
@@ -169,6 +173,7 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
+  addEmbedActions(document, location);
   // One worker for the page core's heavy calls (large maps, the averaged study):
   // the latest request wins per channel. The page says which path it took, for the tests.
   // It starts once the first map is on screen (until then calls run here).

@@ -1,0 +1,271 @@
+// The embedded view of one figure (embed.html?figure=NAME#STATE) inside a teacher's page: the
+// snippet the full page's Embed action gives, pasted into a page served from another origin
+// and into a page opened from disk (file://). For each embeddable figure: it draws, one of its
+// controls changes it, the link's state is read and written back unchanged, its height
+// reaches the host page (whose copy of the snippet's script applies it), nothing is logged
+// (no error, no CSP violation); axe finds nothing in the view alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+import { snippet } from '../src/embed/snippet.js';
+import { useChromium, watchProblems } from './chromium.mjs';
+import { poll } from './engines/page.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const chromium = useChromium();
+const dist = new URL('../../dist/', import.meta.url);
+
+// A whole state written by hand in the link's own form (web/src/state.js), none of it the
+// default: read and written back, it must come out unchanged.
+const STATE =
+  '#text=Hello%20there&tokens=words&d=16&seed=3&causal=0&scale=none&vectors=token&init=standard&pos=sinusoidal';
+
+// Does a canvas hold a picture (more than one colour)? Run in the frame.
+function canvasDrawn(selector) {
+  const canvas = document.querySelector(selector);
+  if (!canvas || canvas.width === 0 || canvas.height === 0) return false;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  const colours = new Set();
+  for (let i = 0; i < data.length && colours.size < 8; i += 4 * 97)
+    colours.add(data.slice(i, i + 4).join());
+  return colours.size >= 8;
+}
+
+function textOf(selector) {
+  return document.querySelector(selector)?.textContent ?? '';
+}
+
+// The two helpers above, defined in every frame before its scripts run.
+const HELPERS = `window.canvasDrawn = ${canvasDrawn};\nwindow.textOf = ${textOf};`;
+
+// Per figure: `drawn` (in the frame, truthy once it has drawn), `look` (what a change of the
+// control must alter), `change` (works the control through the frame).
+const FIGURES = {
+  map: {
+    drawn: () => canvasDrawn('.map-canvas') && document.querySelector('.map-canvas').ariaLabel,
+    look: () => `${document.querySelector('.map-canvas').ariaLabel} ${location.hash}`,
+    change: (frame) => frame.fill('#map-d', '32'),
+  },
+  'name-tags': {
+    drawn: () => /0\.\d\d/.test(textOf('.nt-bars')) && textOf('.nt-bars'),
+    look: () => textOf('.nt-bars'),
+    change: (frame) =>
+      frame.evaluate(() => {
+        const slider = document.querySelector('#nt-sharpness');
+        slider.value = '1';
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }),
+  },
+  scale: {
+    drawn: () => canvasDrawn('.scale-chart canvas') && /0\.11/.test(textOf('.scale-chart')),
+    look: () => textOf('.scale-chart'),
+    change: (frame) => frame.click('label[for$="-measure-entropy"]'),
+  },
+  training: {
+    // Before its first run the training figure shows its controls and an empty chart; the
+    // change (Train) starts the runs, and their loss curves are its drawing.
+    drawn: () => textOf('.training__status') === 'Not started.',
+    look: () => textOf('.training__status'),
+    change: (frame) => frame.click('.training__buttons button'),
+    after: (frame) =>
+      poll(() => frame.evaluate(canvasDrawn, '.training canvas'), {
+        timeout: 90_000,
+        message: 'the training never drew its loss curves',
+      }),
+  },
+};
+
+// The host page: a heading, the snippet, and a record of every message it hears.
+function hostPage(figure, src) {
+  return `<!doctype html><html lang="en"><title>A course page</title><link rel="icon" href="data:,"><body><h1>Week 3: attention</h1>\n${snippet(figure, src)}\n</body></html>`;
+}
+
+async function openHost(browser, hostUrl) {
+  const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+  const problems = await watchProblems(page);
+  await page.addInitScript(HELPERS);
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    window.heard = [];
+    addEventListener('message', (event) => window.heard.push(event.data));
+  });
+  await page.goto(hostUrl);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  return { page, frame, problems };
+}
+
+// The height the view posted, as the host heard it, and as the snippet's script set it.
+async function checkHeight(page, frame, figure) {
+  const heard = await poll(
+    () =>
+      page.evaluate(
+        (name) =>
+          window.heard
+            .filter((m) => m?.type === 'attention-head:height' && m.figure === name)
+            .at(-1),
+        figure,
+      ),
+    { message: `no height message from ${figure}` },
+  );
+  await poll(
+    async () => {
+      const own = await frame.evaluate(() =>
+        Math.ceil(document.documentElement.getBoundingClientRect().height),
+      );
+      const last = await page.evaluate(() => window.heard.at(-1)?.height);
+      const styled = await page.evaluate(() => document.querySelector('iframe').style.height);
+      return Math.abs(own - last) <= 1 && styled === `${last}px`;
+    },
+    { message: `${figure}: the iframe never took the view's height` },
+  );
+  assert.ok(heard.height > 200, `${figure} posted a height of ${heard.height}`);
+}
+
+async function checkFigure(browser, figure, hostUrl) {
+  const { page, frame, problems } = await openHost(browser, hostUrl);
+  const spec = FIGURES[figure];
+  await poll(() => frame.evaluate(spec.drawn), {
+    timeout: 30_000,
+    message: `${figure} never drew`,
+  });
+  assert.equal(
+    await frame.evaluate(() => location.hash),
+    STATE,
+    'the link state read and written back',
+  );
+  await checkHeight(page, frame, figure);
+  const before = await frame.evaluate(spec.look);
+  await spec.change(frame);
+  await poll(async () => (await frame.evaluate(spec.look)) !== before, {
+    timeout: 30_000,
+    message: `${figure}: its control changed nothing`,
+  });
+  await spec.after?.(frame);
+  const hash = await frame.evaluate(() => location.hash);
+  await frame.hover('#full-page');
+  const full = await frame.evaluate(() => document.querySelector('#full-page').href);
+  assert.ok(full.endsWith(`index.html${hash}`), `the full page link carries the state: ${full}`);
+  await page.close();
+  assert.deepEqual(problems, []);
+  return { hash, full };
+}
+
+function embedSrc(base, figure) {
+  return `${new URL(`embed.html?figure=${figure}`, base).href}${STATE}`;
+}
+
+test('each figure embedded in a page of another origin draws, changes, keeps its link and reports its height', async () => {
+  const hostDirectory = mkdtempSync(join(tmpdir(), 'embed-host-'));
+  const host = await serve(hostDirectory, 0); // its own port: another origin than the page's
+  try {
+    for (const figure of Object.keys(FIGURES)) {
+      writeFileSync(
+        join(hostDirectory, `${figure}.html`),
+        hostPage(figure, embedSrc(chromium.url(), figure)),
+      );
+      const { hash, full } = await checkFigure(
+        chromium.browser(),
+        figure,
+        `http://127.0.0.1:${host.address().port}/${figure}.html`,
+      );
+      if (figure !== 'map') continue;
+      assert.equal(hash, STATE.replace('d=16', 'd=32'), 'the map wrote its new width, and only it');
+      // The full page opened from the embedded view shows the same map.
+      const page = await chromium.browser().newPage();
+      await page.goto(full);
+      await page.waitForSelector('#map-table table');
+      assert.equal(await page.inputValue('#map-d'), '32');
+      assert.equal(await page.inputValue('#map-text'), 'Hello there');
+      await page.close();
+    }
+  } finally {
+    host.close();
+  }
+});
+
+// Both from disk (a copy of dist/ beside the slides), and the hosted view in slides on disk.
+test('each figure embedded in a page opened from disk works as from a host', async () => {
+  const hostDirectory = mkdtempSync(join(tmpdir(), 'embed-file-'));
+  for (const [where, base] of [
+    ['disk', dist],
+    ['host', chromium.url()],
+  ]) {
+    for (const figure of Object.keys(FIGURES)) {
+      const file = join(hostDirectory, `${figure}-${where}.html`);
+      writeFileSync(file, hostPage(figure, embedSrc(base, figure)));
+      await checkFigure(chromium.browser(), figure, pathToFileURL(file).href);
+    }
+  }
+});
+
+test('the server lets any page frame the embedded view and only the page itself frame the rest', async () => {
+  const headers = async (file) =>
+    (await fetch(chromium.url().replace('index.html', file))).headers.get(
+      'content-security-policy',
+    );
+  assert.equal(await headers('embed.html?figure=map'), 'frame-ancestors * file:');
+  assert.equal(await headers('index.html'), "frame-ancestors 'self'");
+});
+
+test('an embedded view naming no figure it has says which it has, and links to the page', async () => {
+  const page = await chromium.browser().newPage();
+  const problems = await watchProblems(page);
+  await page.goto(chromium.url().replace('index.html', 'embed.html?figure=nonsense'));
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.match(await page.textContent('#banner'), /one of map, name-tags, scale, training/);
+  assert.match(await page.textContent('#banner'), /“nonsense” is not one/);
+  assert.ok(await page.isVisible('#full-page'));
+  await page.close();
+  assert.deepEqual(problems, []);
+});
+
+test("the full page's Embed action gives the snippet for the figure as it is now", async () => {
+  const page = await chromium.browser().newPage();
+  const problems = await watchProblems(page);
+  await page.goto(chromium.url(STATE));
+  await page.waitForSelector('#map-table table');
+  await page.fill('#map-seed', '7');
+  await poll(async () => page.url().includes('seed=7'), {
+    message: 'the seed never reached the link',
+  });
+  await page.click('[data-figure="map"] .embed-action summary');
+  const code = await page.inputValue('#embed-snippet-map');
+  const src = code.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  assert.equal(
+    src,
+    `${chromium.url().replace('index.html', 'embed.html')}?figure=map${STATE.replace('seed=3', 'seed=7')}`,
+  );
+  const script = code.slice(code.indexOf('<script>') + 8, code.indexOf('</script>')).trim();
+  assert.equal(script.split('\n').length, 5, 'the resizing script is five lines');
+  for (const figure of Object.keys(FIGURES))
+    assert.equal(await page.locator(`[data-figure="${figure}"] .embed-action`).count(), 1, figure);
+  await page.close();
+  assert.deepEqual(problems, []);
+});
+
+for (const figure of Object.keys(FIGURES)) {
+  test(`axe finds nothing in the embedded ${figure}`, async () => {
+    const page = await chromium.browser().newPage({ viewport: { width: 700, height: 900 } });
+    await page.addInitScript(HELPERS);
+    await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
+    await poll(() => page.evaluate(FIGURES[figure].drawn), {
+      timeout: 30_000,
+      message: `${figure} never drew`,
+    });
+    await page.evaluate(`${axeSource}\n;0`);
+    const { violations } = await page.evaluate(() =>
+      window.axe.run(document, { resultTypes: ['violations'] }),
+    );
+    assert.deepEqual(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+    await page.close();
+  });
+}
