@@ -41,16 +41,32 @@ function noteRows(notes) {
   });
 }
 
+// The table as plain columns, or as Markdown padded the way the formatter (Biome) lays it out.
 function tableLines(rows, total, markdown) {
-  const line = (cells) => (markdown ? `| ${cells.join(' | ')} |` : cells.join('  '));
   const over = total > MAX_WORDS ? 'over' : '';
+  const cells = [
+    ['part', 'words', 'grade', 'over budget'],
+    ...rows.map((row) => [row.name, String(row.words), row.grade.toFixed(1), row.over.join(', ')]),
+    [`narrative, in all (budget ${MAX_WORDS})`, String(total), '', over],
+  ];
+  if (!markdown) return cells.map((line) => line.join('  '));
+  const length = (text) => [...text].length;
+  const widths = cells[0].map((_, column) =>
+    Math.max(3, ...cells.map((line) => length(line[column]))),
+  );
+  const right = [false, true, true, false];
+  const pad = (text, column) => {
+    const room = ' '.repeat(widths[column] - length(text));
+    return right[column] ? room + text : text + room;
+  };
+  const rule = widths.map((width, column) =>
+    right[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width),
+  );
+  const line = (values) => `| ${values.join(' | ')} |`;
   return [
-    line(['part', 'words', 'grade', 'over budget']),
-    ...(markdown ? ['| --- | ---: | ---: | --- |'] : []),
-    ...rows.map((row) =>
-      line([row.name, String(row.words), row.grade.toFixed(1), row.over.join(', ') || '']),
-    ),
-    line([`narrative, in all (budget ${MAX_WORDS})`, String(total), '', over]),
+    line(cells[0].map(pad)),
+    line(rule),
+    ...cells.slice(1).map((values) => line(values.map(pad))),
   ];
 }
 
