@@ -511,7 +511,7 @@ describe('the trained head on the map (vectors=learned)', () => {
       assert.equal(await page.isDisabled('#map-init'), false);
       // d now rests for the tutorial's recipe, and the note beside it says so.
       assert.equal(await page.getAttribute('#map-d', 'aria-disabled'), 'true');
-      assert.match(await page.textContent('[data-role="recipe-note"]'), /width d rests/);
+      assert.match(await page.textContent('[data-role="recipe-note"]'), /width d is fixed/);
       assert.equal(await page.isVisible('[data-role="learned-fixed"]'), false);
     });
   });

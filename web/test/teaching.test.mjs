@@ -136,7 +136,7 @@ describe('the lesson holds on the page', () => {
     assert.equal(await page.isEditable('#map-d'), false);
     assert.match(
       await page.textContent('#map [data-role="recipe-note"]'),
-      /q and k grow with d, so width d rests at the tutorial’s 24/,
+      /q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24/,
     );
     await page.click('#map [data-role="recipe-note"] button');
     await page.waitForFunction(() => /init=standard/.test(location.hash));
@@ -152,7 +152,7 @@ describe('the lesson holds on the page', () => {
     assert.match(page.url(), /d=256/, 'and the recipe leaves d alone');
     assert.match(
       await page.textContent('#map [data-role="recipe-note"]'),
-      /this map at d = 256 is sharper than at 24, and width d rests/,
+      /width d is fixed at 256, not the tutorial’s 24/,
     );
     assert.deepEqual(problems, []);
     await page.close();

@@ -86,11 +86,11 @@ test('the recipe note: width d rests under the tutorial recipe, one click to the
   const tutorial = recipeNote({ state: DEFAULT_STATE });
   assert.match(
     tutorial.text,
-    /0\.5·randn\(d, d\): q and k grow with d, so width d rests at the tutorial’s 24/,
+    /0\.5·randn\(d, d\): q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24/,
   );
   assert.deepEqual(tutorial.action, { init: 'standard' }, 'the recipe only, nothing else');
   const wide = recipeNote({ state: { ...DEFAULT_STATE, d: 256 } });
-  assert.match(wide.text, /this map at d = 256 is sharper than at 24, and width d rests/);
+  assert.match(wide.text, /width d is fixed at 256, not the tutorial’s 24/);
   const standard = recipeNote({ state: { ...DEFAULT_STATE, init: 'standard', d: 256 } });
   assert.match(standard.text, /randn\(d, d\)\/√d: q and k keep a spread of about 1/);
   assert.deepEqual(standard.action, { init: 'tutorial' });
@@ -107,7 +107,15 @@ test('the colours run from 0 to 1 unless stretched, and then the bar and a sente
   assert.equal(stretched.label, '0.028');
   assert.deepEqual(colourBarLabels(stretched), ['0', '0.014', '0.028']);
   const nearlyOne = { ...TWO, peakWeight: new Float32Array([0.999, 0.5]) };
-  assert.equal(colourScale({ ...DEFAULT_STATE, stretch: true }, nearlyOne).label, '1.00');
+  const fullTop = colourScale({ ...DEFAULT_STATE, stretch: true }, nearlyOne);
+  assert.equal(fullTop.label, '1.00');
+  assert.match(fullTop.words, /largest weight, 0\.999, not 1/);
+  const causal = colourScale({ ...DEFAULT_STATE, stretch: true }, TWO); // row 0's weight is 1
+  assert.equal(
+    causal.words,
+    'Colours are stretched to this map’s largest weight, 1.000, so they look as usual.',
+  );
+  assertBudget(causal.words, 'colour note');
   assert.match(
     stretched.words,
     /stretched: the brightest is this map’s largest weight, 0\.028, not 1/,

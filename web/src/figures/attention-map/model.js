@@ -75,14 +75,13 @@ export function colourScale(state, result) {
     };
   }
   const top = largestWeight(result);
-  return {
-    top,
-    label: barNumber(top),
-    stretched: true,
-    words:
-      `Colours are stretched: the brightest is this map’s largest weight, ${fixed(top, 3)}, ` +
-      'not 1, so the map looks sharper than its numbers are.',
-  };
+  // A causal map's row 0 has only itself to see: its weight is 1, and so is the top.
+  const words =
+    top >= 0.9995
+      ? `Colours are stretched to this map’s largest weight, ${fixed(top, 3)}, so they look as usual.`
+      : `Colours are stretched: the brightest is this map’s largest weight, ${fixed(top, 3)}, ` +
+        'not 1, so the map looks sharper than its numbers are.';
+  return { top, label: barNumber(top), stretched: true, words };
 }
 
 // A stretched bar's number: two decimals (so 0.999 reads 1.00, never the 1 of the full
@@ -142,14 +141,15 @@ export function recipeNote(snapshot) {
       action: { init: 'tutorial' },
     };
   }
+  // True at any width and scale: q, k and so the scores grow with d under this recipe.
   const where =
     state.d === DEFAULT_STATE.d
-      ? 'q and k grow with d, so width d rests at the tutorial’s 24'
-      : `q and k grow with d, so this map at d = ${state.d} is sharper than at 24, and width d rests`;
+      ? 'q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24'
+      : `q and k grow with d, and so do the scores; width d is fixed at ${state.d}, not the tutorial’s 24`;
   return {
     text:
       `The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d): ${where}. ` +
-      'The standard recipe keeps their spread at every width, so moving d changes only d.',
+      'The standard recipe keeps their spread at every width, so d can move without sharpening the map.',
     button: 'Use the standard recipe',
     action: { init: 'standard' },
   };
