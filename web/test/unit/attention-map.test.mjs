@@ -10,6 +10,7 @@ import {
   mapModel,
   colourBarLabels,
   colourScale,
+  csvRows,
   POOLED_NOTE,
   recipeNote,
   table,
@@ -305,4 +306,12 @@ test('with the trained head the map says what it is, and the boxes say what it r
     exportTitle(LEARNED_STATE),
     'Attention weights for “abc” · characters · the head trained on Shakespeare · d = 64 · causal · scale 1/√d',
   );
+});
+
+test('the numbers table and the CSV never print a weight that is not zero as zero', () => {
+  const tiny = { ...TWO, weights: new Float32Array([1, 0, 3.2e-9, 1]) };
+  assert.deepEqual(table(tiny).rows[1].weights, ['3.2e-09', '1.000']);
+  assert.deepEqual(table(tiny).rows[0].weights, ['1.000', '0.000'], 'masked: exactly 0');
+  // float32's 3.2e-9 is 3.19999991e-9: six significant digits give 3.2e-9 back.
+  assert.deepEqual(csvRows(tiny)[2], [' ', '3.2e-9', '1']);
 });

@@ -229,7 +229,11 @@ export function csvRows(result) {
   const rows = [['query \\ key', ...result.tokens]];
   for (let i = 0; i < result.T; i++) {
     const row = result.weights.subarray(i * result.T, (i + 1) * result.T);
-    rows.push([result.tokens[i], ...Array.from(row, (weight) => weight.toFixed(6))]);
+    // Six significant digits: a weight of 3e-9 stays 3e-9 in a spreadsheet, never 0.000000.
+    rows.push([
+      result.tokens[i],
+      ...Array.from(row, (weight) => String(Number(weight.toPrecision(6)))),
+    ]);
   }
   return rows;
 }
