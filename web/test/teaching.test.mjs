@@ -136,7 +136,7 @@ describe('the lesson holds on the page', () => {
     assert.equal(await page.isEditable('#map-d'), false);
     assert.match(
       await page.textContent('#map [data-role="recipe-note"]'),
-      /q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24/,
+      /makes q, k and the scores grow with d, so width d is fixed at 24\./,
     );
     await page.click('#map [data-role="recipe-note"] button');
     await page.waitForFunction(() => /init=standard/.test(location.hash));

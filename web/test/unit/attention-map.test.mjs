@@ -87,7 +87,7 @@ test('the recipe note: width d rests under the tutorial recipe, one click to the
   const tutorial = recipeNote({ state: DEFAULT_STATE });
   assert.match(
     tutorial.text,
-    /0\.5·randn\(d, d\): q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24/,
+    /0\.5·randn\(d, d\), makes q, k and the scores grow with d, so width d is fixed at 24\./,
   );
   assert.deepEqual(tutorial.action, { init: 'standard' }, 'the recipe only, nothing else');
   const wide = recipeNote({ state: { ...DEFAULT_STATE, d: 256 } });

@@ -136,21 +136,19 @@ export function recipeNote(snapshot) {
     return {
       text:
         'Standard recipe, Wq, Wk = randn(d, d)/√d: q and k keep a spread of about 1 at every width. ' +
-        'Each width draws a new random head, so the pattern changes when d moves; from d = 8 up, ' +
-        'it stays about as sharp on average.',
+        'Each width draws a new random head: the pattern changes, but from d = 8 up it stays about ' +
+        'as sharp on average.',
       button: 'Use the tutorial’s recipe',
       action: { init: 'tutorial' },
     };
   }
   // True at any width and scale: q, k and so the scores grow with d under this recipe.
-  const where =
-    state.d === DEFAULT_STATE.d
-      ? 'q and k grow with d, and so do the scores, so width d is fixed at the tutorial’s 24'
-      : `q and k grow with d, and so do the scores; width d is fixed at ${state.d}, not the tutorial’s 24`;
+  const fixedAt = state.d === DEFAULT_STATE.d ? '24' : `${state.d}, not the tutorial’s 24`;
   return {
     text:
-      `The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d): ${where}. ` +
-      'The standard recipe keeps their spread at every width, so d can move without sharpening the map.',
+      'The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d), makes q, k and the scores grow with d, ' +
+      `so width d is fixed at ${fixedAt}. The standard recipe keeps their size steady, so d can ` +
+      'move on its own.',
     button: 'Use the standard recipe',
     action: { init: 'standard' },
   };
