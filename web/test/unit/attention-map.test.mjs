@@ -169,6 +169,10 @@ test('the PNG title line carries the settings', () => {
     exportTitle(DEFAULT_STATE),
     'Attention weights for “To be, or not” · characters · d = 24 · seed 1 · causal · scale 1/√d · tutorial recipe · no positions · vectors per position',
   );
+  assert.match(
+    exportTitle({ ...DEFAULT_STATE, stretch: true }),
+    / · vectors per position · colours stretched to the largest weight$/,
+  );
 });
 
 test('the summary quotes the averages and names the glossary terms', () => {

@@ -213,14 +213,15 @@ export function table(result) {
 // The title line of the PNG export: what the picture shows, enough to reproduce it.
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
+  const colours = state.stretch ? ' · colours stretched to the largest weight' : '';
   if (state.vectors === 'learned') {
-    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}`;
+    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
   return (
     `Attention weights for “${text}” · ${state.tokens === 'chars' ? 'characters' : 'words'} · ` +
     `d = ${state.d} · seed ${state.seed} · ${state.causal ? 'causal' : 'no mask'} · ` +
     `scale ${scaleLabel(state.scale)} · ${state.init} recipe · ` +
-    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}`
+    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}${colours}`
   );
 }
 
