@@ -147,9 +147,11 @@ function compute(
 ) {
   const request = store.requested;
   store.attempted = request;
-  // Only how the map is drawn changed (its colours): the core's result stands.
+  // The map shown already is the one asked for (only its colours changed, or the reader went
+  // back to it after a refusal): the core's result stands, and no refusal applies to it.
   if (store.state !== null && sameMap(request, store.state)) {
     store.state = request;
+    store.coreError = null;
     return;
   }
   const started = performance.now();

@@ -10,6 +10,7 @@ import {
   mapModel,
   colourBarLabels,
   colourScale,
+  csvRows,
   POOLED_NOTE,
   recipeNote,
   table,
@@ -86,11 +87,11 @@ test('the recipe note: width d rests under the tutorial recipe, one click to the
   const tutorial = recipeNote({ state: DEFAULT_STATE });
   assert.match(
     tutorial.text,
-    /0\.5·randn\(d, d\): q and k grow with d, so width d rests at the tutorial’s 24/,
+    /0\.5·randn\(d, d\), makes q, k and the scores grow with d, so width d is fixed at 24\./,
   );
   assert.deepEqual(tutorial.action, { init: 'standard' }, 'the recipe only, nothing else');
   const wide = recipeNote({ state: { ...DEFAULT_STATE, d: 256 } });
-  assert.match(wide.text, /this map at d = 256 is sharper than at 24, and width d rests/);
+  assert.match(wide.text, /width d is fixed at 256, not the tutorial’s 24/);
   const standard = recipeNote({ state: { ...DEFAULT_STATE, init: 'standard', d: 256 } });
   assert.match(standard.text, /randn\(d, d\)\/√d: q and k keep a spread of about 1/);
   assert.deepEqual(standard.action, { init: 'tutorial' });
@@ -107,7 +108,15 @@ test('the colours run from 0 to 1 unless stretched, and then the bar and a sente
   assert.equal(stretched.label, '0.028');
   assert.deepEqual(colourBarLabels(stretched), ['0', '0.014', '0.028']);
   const nearlyOne = { ...TWO, peakWeight: new Float32Array([0.999, 0.5]) };
-  assert.equal(colourScale({ ...DEFAULT_STATE, stretch: true }, nearlyOne).label, '1.00');
+  const fullTop = colourScale({ ...DEFAULT_STATE, stretch: true }, nearlyOne);
+  assert.equal(fullTop.label, '1.00');
+  assert.match(fullTop.words, /largest weight, 0\.999, not 1/);
+  const causal = colourScale({ ...DEFAULT_STATE, stretch: true }, TWO); // row 0's weight is 1
+  assert.equal(
+    causal.words,
+    'Colours are stretched to this map’s largest weight, 1.000, so they look as usual.',
+  );
+  assertBudget(causal.words, 'colour note');
   assert.match(
     stretched.words,
     /stretched: the brightest is this map’s largest weight, 0\.028, not 1/,
@@ -159,6 +168,10 @@ test('the PNG title line carries the settings', () => {
   assert.equal(
     exportTitle(DEFAULT_STATE),
     'Attention weights for “To be, or not” · characters · d = 24 · seed 1 · causal · scale 1/√d · tutorial recipe · no positions · vectors per position',
+  );
+  assert.match(
+    exportTitle({ ...DEFAULT_STATE, stretch: true }),
+    / · vectors per position · colours stretched to the largest weight$/,
   );
 });
 
@@ -297,4 +310,12 @@ test('with the trained head the map says what it is, and the boxes say what it r
     exportTitle(LEARNED_STATE),
     'Attention weights for “abc” · characters · the head trained on Shakespeare · d = 64 · causal · scale 1/√d',
   );
+});
+
+test('the numbers table and the CSV never print a weight that is not zero as zero', () => {
+  const tiny = { ...TWO, weights: new Float32Array([1, 0, 3.2e-9, 1]) };
+  assert.deepEqual(table(tiny).rows[1].weights, ['3.2e-09', '1.000']);
+  assert.deepEqual(table(tiny).rows[0].weights, ['1.000', '0.000'], 'masked: exactly 0');
+  // float32's 3.2e-9 is 3.19999991e-9: six significant digits give 3.2e-9 back.
+  assert.deepEqual(csvRows(tiny)[2], [' ', '3.2e-9', '1']);
 });

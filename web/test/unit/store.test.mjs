@@ -280,3 +280,17 @@ test('the core counts a text’s tokens once, and only when its length could mak
   frames.flush();
   assert.deepEqual(core.counted, [long], 'counted once, however often the other fields change');
 });
+
+test('going back to the map shown after a refusal clears the message without a computation', () => {
+  const { core, frames, store, last } = started();
+  const good = last().result;
+  store.dispatch({ type: 'set', fields: { text: 'z'.repeat(60) } });
+  frames.flush();
+  assert.ok(last().errors.text, 'the refusal shows beside the text');
+  const calls = core.calls.length;
+  store.dispatch({ type: 'set', fields: { text: 'To be, or not' } });
+  frames.flush();
+  assert.equal(last().errors.text, undefined);
+  assert.equal(last().result, good);
+  assert.equal(core.calls.length, calls);
+});

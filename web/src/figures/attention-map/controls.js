@@ -144,8 +144,11 @@ export function syncControls(root, inputs, state, errors) {
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
   for (const field of FIXED_BY_LEARNED_HEAD) inputs[field].disabled = learned;
-  // Under the tutorial's recipe the width rests too; the recipe note beside it says why.
-  inputs.d.disabled = widthRests(state);
+  // Under the tutorial's recipe the width rests too, read-only but still reached by Tab, so
+  // a keyboard or screen-reader user lands on it and hears the recipe note that says why.
+  const rests = widthRests(state) && !learned;
+  inputs.d.readOnly = rests;
+  inputs.d.setAttribute('aria-disabled', String(rests));
   root.querySelector('[data-role="learned-fixed"]').hidden = !learned;
   inputs.factor.disabled = !custom || learned;
   if (custom && document.activeElement !== inputs.factor) {

@@ -75,14 +75,13 @@ export function colourScale(state, result) {
     };
   }
   const top = largestWeight(result);
-  return {
-    top,
-    label: barNumber(top),
-    stretched: true,
-    words:
-      `Colours are stretched: the brightest is this map’s largest weight, ${fixed(top, 3)}, ` +
-      'not 1, so the map looks sharper than its numbers are.',
-  };
+  // A causal map's row 0 has only itself to see: its weight is 1, and so is the top.
+  const words =
+    top >= 0.9995
+      ? `Colours are stretched to this map’s largest weight, ${fixed(top, 3)}, so they look as usual.`
+      : `Colours are stretched: the brightest is this map’s largest weight, ${fixed(top, 3)}, ` +
+        'not 1, so the map looks sharper than its numbers are.';
+  return { top, label: barNumber(top), stretched: true, words };
 }
 
 // A stretched bar's number: two decimals (so 0.999 reads 1.00, never the 1 of the full
@@ -137,19 +136,19 @@ export function recipeNote(snapshot) {
     return {
       text:
         'Standard recipe, Wq, Wk = randn(d, d)/√d: q and k keep a spread of about 1 at every width. ' +
-        'Each width draws a new random head, so the map changes a little when d moves.',
+        'Each width draws a new random head: the pattern changes, but from d = 8 up it stays about ' +
+        'as sharp on average.',
       button: 'Use the tutorial’s recipe',
       action: { init: 'tutorial' },
     };
   }
-  const where =
-    state.d === DEFAULT_STATE.d
-      ? 'q and k grow with d, so width d rests at the tutorial’s 24'
-      : `q and k grow with d, so this map at d = ${state.d} is sharper than at 24, and width d rests`;
+  // True at any width and scale: q, k and so the scores grow with d under this recipe.
+  const fixedAt = state.d === DEFAULT_STATE.d ? '24' : `${state.d}, not the tutorial’s 24`;
   return {
     text:
-      `The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d): ${where}. ` +
-      'The standard recipe keeps their spread at every width, so moving d changes only d.',
+      'The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d), makes q, k and the scores grow with d, ' +
+      `so width d is fixed at ${fixedAt}. The standard recipe keeps their size steady, so d can ` +
+      'move on its own.',
     button: 'Use the standard recipe',
     action: { init: 'standard' },
   };
@@ -214,14 +213,15 @@ export function table(result) {
 // The title line of the PNG export: what the picture shows, enough to reproduce it.
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
+  const colours = state.stretch ? ' · colours stretched to the largest weight' : '';
   if (state.vectors === 'learned') {
-    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}`;
+    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
   return (
     `Attention weights for “${text}” · ${state.tokens === 'chars' ? 'characters' : 'words'} · ` +
     `d = ${state.d} · seed ${state.seed} · ${state.causal ? 'causal' : 'no mask'} · ` +
     `scale ${scaleLabel(state.scale)} · ${state.init} recipe · ` +
-    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}`
+    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}${colours}`
   );
 }
 
@@ -229,7 +229,11 @@ export function csvRows(result) {
   const rows = [['query \\ key', ...result.tokens]];
   for (let i = 0; i < result.T; i++) {
     const row = result.weights.subarray(i * result.T, (i + 1) * result.T);
-    rows.push([result.tokens[i], ...Array.from(row, (weight) => weight.toFixed(6))]);
+    // Six significant digits: a weight of 3e-9 stays 3e-9 in a spreadsheet, never 0.000000.
+    rows.push([
+      result.tokens[i],
+      ...Array.from(row, (weight) => String(Number(weight.toPrecision(6)))),
+    ]);
   }
   return rows;
 }

@@ -206,7 +206,7 @@ export const EXPERIMENTS = Object.freeze([
         claims: { distanceOnly: now < 1e-5 && before > 0.01 },
         text:
           `Eight copies of one token: with RoPE the scores along each diagonal ${agreement(now)}, ` +
-          'so only the distance between two tokens counts. With sinusoidal positions they differ ' +
+          'so only distance counts. With sinusoidal positions they differ ' +
           `by up to ${fixed(before * 100, 0)}% of the largest score.`,
       };
     },
