@@ -1,8 +1,13 @@
 // Screenshots of every section of the built page (dist/) at 1280 and 390 px in the light theme,
 // and of the map in the dark one too (its masked triangle must stay visible there), into
 // docs/screenshots/SECTION-WIDTH-THEME.png, plus docs/screenshot.png (the map at 1280, light)
-// for the README. Run after `npm run build`: node scripts/screenshots.mjs
-import { mkdirSync } from 'node:fs';
+// for the README, and docs/screenshots/embed-name-tags.png: that figure embedded with the
+// Embed action's snippet in a course page served from another origin.
+// Run after `npm run build`: node scripts/screenshots.mjs
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { snippet } from '../web/src/embed/snippet.js';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
@@ -42,6 +47,27 @@ async function shoot(browser, base, width, theme) {
   await page.close();
 }
 
+const COURSE_PAGE = (embed) => `<!doctype html><html lang="en"><title>Week 3: attention</title>
+<link rel="icon" href="data:,"><style>body { font: 17px/1.5 system-ui, sans-serif; margin: 2rem auto;
+max-width: 44rem; padding: 0 1rem; color: #222 }</style><h1>Week 3: attention</h1>
+<p>Drag the orange query and watch who gets listened to. Then turn up the sharpness.</p>\n${embed}`;
+
+async function shootEmbed(browser, base) {
+  const folder = mkdtempSync(join(tmpdir(), 'course-'));
+  writeFileSync(
+    join(folder, 'index.html'),
+    COURSE_PAGE(snippet('name-tags', new URL('embed.html?figure=name-tags', base).href)),
+  );
+  const course = await serve(folder, 0); // another port: another origin than the page's
+  const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+  await page.goto(`http://127.0.0.1:${course.address().port}/index.html`);
+  await page.waitForFunction(() => document.querySelector('iframe').style.height !== '');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: new URL('embed-name-tags.png', out).pathname, fullPage: true });
+  await page.close();
+  course.close();
+}
+
 mkdirSync(out, { recursive: true });
 const server = await serve(new URL('dist/', root).pathname, 0);
 const browser = await launchChromium();
@@ -50,6 +76,7 @@ try {
   for (const width of [1280, 390]) {
     for (const theme of ['light', 'dark']) await shoot(browser, base, width, theme);
   }
+  await shootEmbed(browser, base);
 } finally {
   await browser.close();
   server.close();
