@@ -245,6 +245,9 @@ test("the full page's Embed action gives the snippet for the figure as it is now
   assert.equal(script.split('\n').length, 5, 'the resizing script is five lines');
   for (const figure of Object.keys(FIGURES))
     assert.equal(await page.locator(`[data-figure="${figure}"] .embed-action`).count(), 1, figure);
+  // Only the map's settings are in the link: the others say they open in their first view.
+  assert.match(await page.textContent('[data-figure="map"] .embed-action label'), /as it is now/);
+  assert.match(await page.textContent('[data-figure="scale"] .embed-action label'), /first view/);
   await page.close();
   assert.deepEqual(problems, []);
 });
