@@ -252,23 +252,39 @@ test("the full page's Embed action gives the snippet for the figure as it is now
   assert.deepEqual(problems, []);
 });
 
+// Light at a course page's width, dark at a phone's, where nothing may overflow sideways.
+const LOOKS = [
+  { colorScheme: 'light', width: 700 },
+  { colorScheme: 'dark', width: 340 },
+];
+
 for (const figure of Object.keys(FIGURES)) {
-  test(`axe finds nothing in the embedded ${figure}`, async () => {
-    const page = await chromium.browser().newPage({ viewport: { width: 700, height: 900 } });
-    await page.addInitScript(HELPERS);
-    await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
-    await poll(() => page.evaluate(FIGURES[figure].drawn), {
-      timeout: 30_000,
-      message: `${figure} never drew`,
-    });
-    await page.evaluate(`${axeSource}\n;0`);
-    const { violations } = await page.evaluate(() =>
-      window.axe.run(document, { resultTypes: ['violations'] }),
-    );
-    assert.deepEqual(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
-    await page.close();
+  test(`axe finds nothing in the embedded ${figure}, light and dark, wide and narrow`, async () => {
+    for (const { colorScheme, width } of LOOKS) {
+      const page = await chromium
+        .browser()
+        .newPage({ viewport: { width, height: 900 }, colorScheme });
+      await page.addInitScript(HELPERS);
+      await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
+      await poll(() => page.evaluate(FIGURES[figure].drawn), {
+        timeout: 30_000,
+        message: `${figure} never drew`,
+      });
+      await page.evaluate(`${axeSource}\n;0`);
+      const { violations } = await page.evaluate(() =>
+        window.axe.run(document, { resultTypes: ['violations'] }),
+      );
+      assert.deepEqual(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+        `${colorScheme}, ${width} px`,
+      );
+      const widths = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.clientWidth,
+      ]);
+      assert.ok(widths[0] <= widths[1], `${colorScheme}, ${width} px: ${widths} overflows`);
+      await page.close();
+    }
   });
 }
