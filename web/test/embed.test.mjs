@@ -111,7 +111,7 @@ async function checkHeight(page, frame, figure) {
             .at(-1),
         figure,
       ),
-    { message: `no height message from ${figure}` },
+    { timeout: 20_000, message: `no height message from ${figure}` },
   );
   await poll(
     async () => {
@@ -122,7 +122,7 @@ async function checkHeight(page, frame, figure) {
       const styled = await page.evaluate(() => document.querySelector('iframe').style.height);
       return Math.abs(own - last) <= 1 && styled === `${last}px`;
     },
-    { message: `${figure}: the iframe never took the view's height` },
+    { timeout: 20_000, message: `${figure}: the iframe never took the view's height` },
   );
   assert.ok(heard.height > 200, `${figure} posted a height of ${heard.height}`);
 }
@@ -235,7 +235,10 @@ test("the full page's Embed action gives the snippet for the figure as it is now
     message: 'the seed never reached the link',
   });
   await page.click('[data-figure="map"] .embed-action summary');
-  const code = await page.inputValue('#embed-snippet-map');
+  // The disclosure fills in its snippet on its toggle event, a task after the click.
+  const code = await poll(() => page.inputValue('#embed-snippet-map'), {
+    message: 'the Embed disclosure never filled in its snippet',
+  });
   const src = code.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
   assert.equal(
     src,
