@@ -110,14 +110,25 @@ function homepage() {
   return url.endsWith('/') ? url : `${url}/`;
 }
 
-const attribute = (text) =>
-  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+// The values are HTML already (the page's own title and description, as index.html writes
+// them): only a double quote must change to sit in an attribute.
+const attribute = (html) => html.replace(/"/g, '&quot;');
+
+function headText(html, pattern, what) {
+  const found = html.match(pattern);
+  if (!found) throw new Error(`web/index.html has no ${what} for the link preview`);
+  return found[1];
+}
 
 // Open Graph and Twitter card tags and the canonical link, from the page's own <title> and
 // description, added to the end of its <head>: a shared link then shows a card with the map.
 function withPreviewTags(html) {
-  const title = html.match(/<title>([^<]*)<\/title>/)[1];
-  const description = html.match(/<meta name="description" content="([^"]*)">/)[1];
+  const title = headText(html, /<title>([^<]*)<\/title>/, '<title>');
+  const description = headText(
+    html,
+    /<meta name="description" content="([^"]*)">/,
+    '<meta name="description" content="…">',
+  );
   const home = homepage();
   const image = `${home}${PREVIEW.file}`;
   const alt = 'The attention map of “To be, or not”, computed by the page, beside its title.';

@@ -111,7 +111,7 @@ async function checkHeight(page, frame, figure) {
             .at(-1),
         figure,
       ),
-    { message: `no height message from ${figure}` },
+    { timeout: 20_000, message: `no height message from ${figure}` },
   );
   await poll(
     async () => {
@@ -122,7 +122,7 @@ async function checkHeight(page, frame, figure) {
       const styled = await page.evaluate(() => document.querySelector('iframe').style.height);
       return Math.abs(own - last) <= 1 && styled === `${last}px`;
     },
-    { message: `${figure}: the iframe never took the view's height` },
+    { timeout: 20_000, message: `${figure}: the iframe never took the view's height` },
   );
   assert.ok(heard.height > 200, `${figure} posted a height of ${heard.height}`);
 }
@@ -235,7 +235,10 @@ test("the full page's Embed action gives the snippet for the figure as it is now
     message: 'the seed never reached the link',
   });
   await page.click('[data-figure="map"] .embed-action summary');
-  const code = await page.inputValue('#embed-snippet-map');
+  // The disclosure fills in its snippet on its toggle event, a task after the click.
+  const code = await poll(() => page.inputValue('#embed-snippet-map'), {
+    message: 'the Embed disclosure never filled in its snippet',
+  });
   const src = code.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
   assert.equal(
     src,
@@ -245,27 +248,46 @@ test("the full page's Embed action gives the snippet for the figure as it is now
   assert.equal(script.split('\n').length, 5, 'the resizing script is five lines');
   for (const figure of Object.keys(FIGURES))
     assert.equal(await page.locator(`[data-figure="${figure}"] .embed-action`).count(), 1, figure);
+  // Only the map's settings are in the link: the others say they open in their first view.
+  assert.match(await page.textContent('[data-figure="map"] .embed-action label'), /as it is now/);
+  assert.match(await page.textContent('[data-figure="scale"] .embed-action label'), /first view/);
   await page.close();
   assert.deepEqual(problems, []);
 });
 
+// Light at a course page's width, dark at a phone's, where nothing may overflow sideways.
+const LOOKS = [
+  { colorScheme: 'light', width: 700 },
+  { colorScheme: 'dark', width: 340 },
+];
+
 for (const figure of Object.keys(FIGURES)) {
-  test(`axe finds nothing in the embedded ${figure}`, async () => {
-    const page = await chromium.browser().newPage({ viewport: { width: 700, height: 900 } });
-    await page.addInitScript(HELPERS);
-    await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
-    await poll(() => page.evaluate(FIGURES[figure].drawn), {
-      timeout: 30_000,
-      message: `${figure} never drew`,
-    });
-    await page.evaluate(`${axeSource}\n;0`);
-    const { violations } = await page.evaluate(() =>
-      window.axe.run(document, { resultTypes: ['violations'] }),
-    );
-    assert.deepEqual(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
-    await page.close();
+  test(`axe finds nothing in the embedded ${figure}, light and dark, wide and narrow`, async () => {
+    for (const { colorScheme, width } of LOOKS) {
+      const page = await chromium
+        .browser()
+        .newPage({ viewport: { width, height: 900 }, colorScheme });
+      await page.addInitScript(HELPERS);
+      await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
+      await poll(() => page.evaluate(FIGURES[figure].drawn), {
+        timeout: 30_000,
+        message: `${figure} never drew`,
+      });
+      await page.evaluate(`${axeSource}\n;0`);
+      const { violations } = await page.evaluate(() =>
+        window.axe.run(document, { resultTypes: ['violations'] }),
+      );
+      assert.deepEqual(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+        `${colorScheme}, ${width} px`,
+      );
+      const widths = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.clientWidth,
+      ]);
+      assert.ok(widths[0] <= widths[1], `${colorScheme}, ${width} px: ${widths} overflows`);
+      await page.close();
+    }
   });
 }

@@ -3,12 +3,17 @@
 // disclosure opens and when Copy is pressed), a Copy button and a link to the embedded view
 // alone. Added by main.js to the full page; the embedded view has none.
 import './embed-action.css';
-import { isEmbeddable } from './figures.js';
+import { EMBEDDABLE, isEmbeddable } from './figures.js';
 import { embedUrl, snippet } from './snippet.js';
 
-const MARKUP = (id) => `
+const AS_IT_IS = {
+  true: 'as it is now',
+  false: 'in its first view (its own settings are not part of the link)',
+};
+
+const MARKUP = (id, inLink) => `
   <summary>Embed</summary>
-  <p><label for="${id}">Paste this into a course page or slides to show this figure, live, as it is now:</label></p>
+  <p><label for="${id}">Paste this into a course page or slides to show this figure, live, ${AS_IT_IS[inLink]}:</label></p>
   <textarea id="${id}" readonly rows="5" spellcheck="false"></textarea>
   <p class="button-row"><button type="button" data-role="copy">Copy the snippet</button>
   <a data-role="preview" target="_blank" rel="noopener">See it alone</a>
@@ -30,7 +35,8 @@ function addAction(slot, locationRef) {
   const figure = slot.dataset.figure;
   const details = document.createElement('details');
   details.className = 'embed-action';
-  details.innerHTML = MARKUP(`embed-snippet-${figure}`); // static markup; the snippet goes in .value
+  // Static markup; the snippet goes in .value.
+  details.innerHTML = MARKUP(`embed-snippet-${figure}`, EMBEDDABLE[figure].inLink === true);
   const textarea = details.querySelector('textarea');
   const $ = (role) => details.querySelector(`[data-role="${role}"]`);
   const refresh = () => {
