@@ -17,6 +17,7 @@ const SECTIONS = [
   'training',
   'proof',
   'try',
+  'copying',
   'ballgame',
 ];
 
