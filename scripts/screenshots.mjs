@@ -22,6 +22,7 @@ const SECTIONS = [
   'training',
   'proof',
   'try',
+  'copying',
   'ballgame',
 ];
 

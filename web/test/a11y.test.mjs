@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { useChromium } from './chromium.mjs';
+import { mountEveryFigure, useChromium } from './chromium.mjs';
 import { poll } from './engines/page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +31,8 @@ async function openPage({ width, colorScheme }) {
     );
   });
   await page.goto(chromium.url());
+  await page.waitForSelector('#map-table table', { timeout: 30000 });
+  await mountEveryFigure(page);
   // Figures mount one per task after the core loads: axe must see every one of them drawn.
   await poll(
     () =>

@@ -43,3 +43,21 @@ export async function watchProblems(page) {
   });
   return problems;
 }
+
+// Scrolls through every section (a frame or two at each) and back to the top, then waits until
+// no figure is still waiting for its code: the later sections' figures mount only as their
+// section comes near (main.js mountLater), and a test of the whole page needs all of them.
+export async function mountEveryFigure(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise(requestAnimationFrame);
+    for (const section of document.querySelectorAll('section')) {
+      section.scrollIntoView();
+      await frame();
+      await frame();
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(() => !document.querySelector('.figure-waiting'), null, {
+    timeout: 30000,
+  });
+}

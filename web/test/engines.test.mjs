@@ -375,12 +375,23 @@ function essentialChecks(engine, url, width) {
 
   test('no horizontal overflow, and no printed number breaks across lines', async () => {
     await withPage(engine(), url(), width, async (page) => {
-      await page.evaluate(openAllNumberTables);
+      // Sections 5 to 7 mount their figures as they come near: bring each into view first.
+      for (const section of ['#scale', '#training', '#proof']) {
+        await page.evaluate((id) => document.querySelector(id).scrollIntoView(), section);
+        await page.waitFor(
+          (id) => !document.querySelector(`${id} .figure-waiting`),
+          {
+            message: `${section}'s figure never mounted`,
+          },
+          section,
+        );
+      }
       await page.waitFor(
         (figure) => /0\.11/.test(document.querySelector(figure).textContent),
         { message: 'the √d chart never drew' },
         HOOKS.scaleFigure,
       );
+      await page.evaluate(openAllNumberTables);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );

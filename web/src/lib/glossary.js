@@ -11,6 +11,8 @@ export const GLOSSARY = Object.freeze({
     'A piece of text the model reads as one unit: a character here, a word or part of a word in big models. Each token becomes a list of numbers.',
   'attention head':
     'One attention step with its own query, key and value recipes. Big models run many heads side by side, each free to look for something different.',
+  'induction head':
+    'A pair of heads in a row that copies: the second finds where the current token appeared before and looks at the token that followed it then.',
   matrix: 'A table of numbers with rows and columns. Here each row belongs to one token.',
   'learning rate':
     'How big each training nudge is. Too small and learning is slow; too big and it overshoots.',
