@@ -1,7 +1,7 @@
 // The map's state: its defaults (the tutorial's figure), how each field is checked, how it
 // travels in the URL hash (#text=…&tokens=chars&d=24&seed=1&causal=1&scale=sqrt
-// &vectors=position&init=tutorial&pos=none), and the rules that keep the map agreeing with
-// section 5 and with the trained head (lessonRule, withLearnedHead).
+// &vectors=position&init=tutorial&pos=none, then &stretch=1 only when the colours are
+// stretched), and the rule that keeps the map agreeing with the trained head (withLearnedHead).
 //
 // Every check returns either { value } or { error } with a sentence a person can act on;
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
@@ -19,7 +19,12 @@ export const DEFAULT_STATE = Object.freeze({
   vectors: 'position',
   init: 'tutorial',
   pos: 'none',
+  stretch: false, // colours from 0 to 1 (false) or stretched to the map's largest weight (true)
 });
+
+// Fields that change how the map is drawn, not what the core computes. A link writes them only
+// when they differ from the default, so every link written before they existed reads the same.
+export const DISPLAY_FIELDS = Object.freeze(['stretch']);
 
 // The page's own guard on typing, before tokenizing; the core limits the tokens it maps.
 export const MAX_TEXT_LENGTH = 4000;
@@ -78,6 +83,7 @@ export function createChecks(limits) {
     vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token', 'learned']),
     init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
     pos: checkPositions,
+    stretch: (raw) => flag(raw, 'stretch'),
   };
 }
 
@@ -106,25 +112,12 @@ export function withLearnedHead(state) {
   };
 }
 
-// The tutorial's recipe draws Wq, Wk = 0.5·randn(d, d): q and k grow like √d, so its scores
-// outgrow any 1/√d and its map saturates as d grows, against what section 5 teaches. When a
-// person moves d or the scale away from the tutorial's figure (and does not choose a recipe
-// in the same step), the map switches to the standard recipe and says why. The trained head
-// has no recipe to switch: its fixed fields are set instead.
-export function lessonRule(state, changedFields) {
-  if (state.vectors === 'learned') return { state: withLearnedHead(state), switched: false };
-  const movedAway =
-    (changedFields.includes('d') && state.d !== DEFAULT_STATE.d) ||
-    (changedFields.includes('scale') && state.scale.mode !== DEFAULT_STATE.scale.mode);
-  if (state.init !== 'tutorial' || !movedAway || changedFields.includes('init')) {
-    return { state, switched: false };
-  }
-  return { state: { ...state, init: 'standard' }, switched: true };
-}
-
-// Does the map show the tutorial's own figure (where its recipe is the right one)?
-export function isTutorialFigure(state) {
-  return state.d === DEFAULT_STATE.d && state.scale.mode === DEFAULT_STATE.scale.mode;
+// Width d rests while the map uses the tutorial's recipe (Wq, Wk = 0.5·randn(d, d)): under it
+// q and k grow like √d, so moving d alone would also make the map sharper, against what
+// section 5 teaches. The standard recipe keeps the scores' spread at every width; the map
+// offers it in one click (attention-map/model.js recipeNote).
+export function widthRests(state) {
+  return state.vectors === 'learned' || state.init === 'tutorial';
 }
 
 export function serializeValue(key, value) {
@@ -165,12 +158,27 @@ export function parseHash(hash, checks) {
 // The hash is a function of the state alone: the same state always gives the same link.
 export function serializeHash(state) {
   const params = new URLSearchParams();
-  for (const key of FIELDS) params.set(key, serializeValue(key, state[key]));
+  for (const key of FIELDS) {
+    if (DISPLAY_FIELDS.includes(key) && state[key] === DEFAULT_STATE[key]) continue;
+    params.set(key, serializeValue(key, state[key]));
+  }
   return `#${params.toString().replace(/\+/g, '%20')}`;
 }
 
 export function sameState(a, b) {
   return serializeHash(a) === serializeHash(b);
+}
+
+// The fields the core computes the map from, and the state with only those.
+export const MAP_FIELDS = Object.freeze(FIELDS.filter((key) => !DISPLAY_FIELDS.includes(key)));
+
+export function mapFields(state) {
+  return Object.fromEntries(MAP_FIELDS.map((key) => [key, state[key]]));
+}
+
+// Do two states give the same map (they may differ in how it is drawn)?
+export function sameMap(a, b) {
+  return MAP_FIELDS.every((key) => serializeValue(key, a[key]) === serializeValue(key, b[key]));
 }
 
 function shorten(text, length = 40) {

@@ -13,7 +13,14 @@
 // check) and `state` (what the map shows, the last one the core computed). They differ while a
 // check that needs two fields fails (RoPE with an odd d) or the core rejects the request: the
 // message goes beside the control and the last good figure stays.
-import { createChecks, crossCheck, DEFAULT_STATE, lessonRule, parseHash } from './state.js';
+import {
+  createChecks,
+  crossCheck,
+  DEFAULT_STATE,
+  parseHash,
+  sameMap,
+  withLearnedHead,
+} from './state.js';
 
 // Which control a refusal belongs beside: the request field the core blamed (core.js's
 // error.field). One that names no field (none of the core's map refusals does; the trained
@@ -39,11 +46,11 @@ const HANDLERS = {
   set(store, action) {
     const { next, changed } = applyFields(store, action.fields);
     if (!changed.length && !action.experiment) return;
-    const lesson = lessonRule(next, changed);
-    if (lesson.switched) store.recipeSwitched = true;
-    else if (changed.includes('init') || action.experiment) store.recipeSwitched = false;
-    store.experiment = action.experiment ?? null;
-    store.requested = Object.freeze(lesson.state);
+    // A control changes only its own field (and, for the trained head, what the head fixes).
+    // The experiment stays on the map while only how it is drawn changes.
+    const drawnOnly = changed.every((key) => key === 'stretch');
+    if (!drawnOnly || action.experiment) store.experiment = action.experiment ?? null;
+    store.requested = Object.freeze(withLearnedHead(next));
   },
   load(store, action) {
     const loaded = parseHash(action.hash, store.checks);
@@ -52,7 +59,6 @@ const HANDLERS = {
       notices: loaded.messages,
       fieldErrors: {},
       experiment: null,
-      recipeSwitched: false,
     });
   },
   highlight(store, action) {
@@ -141,6 +147,13 @@ function compute(
 ) {
   const request = store.requested;
   store.attempted = request;
+  // The map shown already is the one asked for (only its colours changed, or the reader went
+  // back to it after a refusal): the core's result stands, and no refusal applies to it.
+  if (store.state !== null && sameMap(request, store.state)) {
+    store.state = request;
+    store.coreError = null;
+    return;
+  }
   const started = performance.now();
   if (!inBackground) {
     if (!applyOutcome(store, request, computeNow(core, request), performance.now() - started))
@@ -178,7 +191,6 @@ function snapshotOf(store, cross) {
     notices: Object.freeze([...store.notices]),
     highlight: store.highlight,
     experiment: store.experiment,
-    recipeSwitched: store.recipeSwitched,
     computeMs: store.computeMs,
     pending: store.pending !== null && store.pending === store.attempted,
   });
@@ -205,7 +217,6 @@ export function createStore(
     notices: parsed.messages,
     highlight: null,
     experiment: null, // id of the experiment whose whole state the map shows
-    recipeSwitched: false, // the lesson rule chose the standard recipe for the learner
     pending: null, // the requested state being computed in the background
   };
   const listeners = new Set();

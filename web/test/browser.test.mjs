@@ -198,6 +198,8 @@ describe('controls, experiments and links (over http)', () => {
       map = await changeAndWait(page, () => page.fill('#map-text', 'a b a c a b'));
       assert.equal(map.tokens.length, 6);
       map = await changeAndWait(page, () => page.fill('#map-seed', '7'));
+      // Width d rests under the tutorial's recipe: the standard one lets it move.
+      map = await changeAndWait(page, () => page.selectOption('#map-init', 'standard'));
       map = await changeAndWait(page, () => page.fill('#map-d', '64'));
       assert.match(page.url(), /d=64/);
       map = await changeAndWait(page, () => page.selectOption('#map-scale', 'none'));
@@ -255,7 +257,7 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('bad input shows a message beside its control and keeps the last good map', async () => {
-    await withPage(url(), '', async (page) => {
+    await withPage(url(), '#init=standard', async (page) => {
       const good = await readMap(page);
       await page.fill('#map-d', 'abc');
       await poll(() => page.textContent('#map-d-message'), {
@@ -391,7 +393,10 @@ describe('the trained head on the map (vectors=learned)', () => {
       assert.equal(await page.isVisible('[data-role="learned-fixed"]'), true);
       const note = await page.textContent('[data-role="recipe-note"]');
       const peaks = previousPeaks(float64Weights(text));
-      assert.match(note, new RegExp(`In your text, ${peaks} of ${[...text].length - 1} rows`));
+      assert.match(
+        note,
+        new RegExp(`In your text, ${peaks} of the ${[...text].length - 1} rows with a choice peak`),
+      );
       assert.ok(note.includes(`${savedHead.peakCensus.rows.toLocaleString('en-US')} rows`));
       assert.match(new URL(page.url()).hash, /vectors=learned/);
     });
@@ -405,7 +410,7 @@ describe('the trained head on the map (vectors=learned)', () => {
       const peaks = previousPeaks(float64Weights(typed));
       assert.match(
         await page.textContent('[data-role="recipe-note"]'),
-        new RegExp(`In your text, ${peaks} of ${[...typed].length - 1} rows`),
+        new RegExp(`In your text, ${peaks} of the ${[...typed].length - 1} rows with a choice`),
       );
     });
   });
@@ -528,7 +533,10 @@ describe('the trained head on the map (vectors=learned)', () => {
       assertMatchesFloat64(map, 'To be, or not');
       assert.match(page.url(), /vectors=learned/);
       await changeAndWait(page, () => page.selectOption('#map-vectors', 'position'));
-      assert.equal(await page.isDisabled('#map-d'), false);
+      assert.equal(await page.isDisabled('#map-init'), false);
+      // d now rests for the tutorial's recipe, and the note beside it says so.
+      assert.equal(await page.getAttribute('#map-d', 'aria-disabled'), 'true');
+      assert.match(await page.textContent('[data-role="recipe-note"]'), /width d is fixed/);
       assert.equal(await page.isVisible('[data-role="learned-fixed"]'), false);
     });
   });

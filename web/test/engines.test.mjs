@@ -241,13 +241,14 @@ const { controls } = HOOKS;
 const CONTROL_CHANGES = [
   ['the text', (page) => page.fill(controls.text, 'the cat sat on the mat')],
   ['the tokenizer', (page) => page.choose(controls.tokens, 'words')],
+  // Width d rests under the tutorial's recipe; the standard one lets it move.
+  ['the recipe', (page) => page.choose(controls.init, 'standard')],
   ['the width d', (page) => page.fill(controls.d, '64')],
   ['the seed', (page) => page.fill(controls.seed, '7')],
   ['the scale', (page) => page.choose(controls.scale, 'd')],
   ['a custom scale', (page) => page.choose(controls.scale, 'custom')],
   ['the custom factor', (page) => page.fill(controls.factor, '0.5')],
   ['the vectors', (page) => page.choose(controls.vectors, 'token')],
-  ['the recipe', (page) => page.choose(controls.init, 'tutorial')],
   ['positions', (page) => page.choose(controls.pos, 'rope')],
   ['the causal mask', (page) => page.setChecked(controls.causal, false)],
 ];

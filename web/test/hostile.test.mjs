@@ -141,7 +141,8 @@ const CONTROL_CASES = [
 const VALID = { text: 'To be, or not', d: '24', seed: '1' };
 
 test('every hostile control input gets its expected outcome and the next valid input works', async () => {
-  const { page, problems } = await openPage();
+  // The standard recipe, under which width d moves (it rests under the tutorial's).
+  const { page, problems } = await openPage('#init=standard');
   const elementsBefore = await elementCount(page);
   for (const c of CONTROL_CASES) {
     const before = await mapSignature(page);
@@ -221,8 +222,8 @@ test('every hostile link loads with defaults, a visible message and nothing inje
       2,
       `${c.name}: scripts changed`,
     );
-    await page.fill('#map-d', '8');
-    await poll(() => page.evaluate(() => /d=8/.test(location.hash)), {
+    await page.fill('#map-seed', '8');
+    await poll(() => page.evaluate(() => /seed=8/.test(location.hash)), {
       message: `${c.name}: the next valid input did not reach the link`,
     });
     await page.close();

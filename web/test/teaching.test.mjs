@@ -126,26 +126,33 @@ describe('the lesson holds on the page', () => {
       await page.textContent('#map .experiment-note'),
       /rotates each pair of numbers in q and k/,
     );
+    assert.match(await page.textContent('#map .experiment-note'), /identical without positions/);
     assert.deepEqual(problems, []);
     await page.close();
   });
 
-  test('moving d away from the tutorial switches to the standard recipe and says so beside the map', async () => {
+  test('width d rests under the tutorial recipe; one click on the note lets it move alone', async () => {
     const { page, problems } = await open();
-    assert.equal(await page.isVisible('#map [data-role="recipe-note"]'), false);
-    await page.fill('#map-d', '256');
-    await page.waitForFunction(() => /d=256/.test(location.hash));
-    assert.match(page.url(), /init=standard/);
+    assert.equal(await page.isEditable('#map-d'), false);
     assert.match(
       await page.textContent('#map [data-role="recipe-note"]'),
-      /now uses the standard recipe/,
+      /makes q, k and the scores grow with d, so width d is fixed at 24\./,
+    );
+    await page.click('#map [data-role="recipe-note"] button');
+    await page.waitForFunction(() => /init=standard/.test(location.hash));
+    await page.fill('#map-d', '256');
+    await page.waitForFunction(() => /d=256/.test(location.hash));
+    assert.match(page.url(), /init=standard/, 'moving d leaves the recipe alone');
+    assert.match(
+      await page.textContent('#map [data-role="recipe-note"]'),
+      /q and k keep a spread of about 1 at every width/,
     );
     await page.click('#map [data-role="recipe-note"] button');
     await page.waitForFunction(() => /init=tutorial/.test(location.hash));
+    assert.match(page.url(), /d=256/, 'and the recipe leaves d alone');
     assert.match(
       await page.textContent('#map [data-role="recipe-note"]'),
-      /grow like √d.*saturates/,
-      'kept on purpose, the tutorial recipe is explained right there',
+      /width d is fixed at 256, not the tutorial’s 24/,
     );
     assert.deepEqual(problems, []);
     await page.close();

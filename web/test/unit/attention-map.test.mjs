@@ -8,6 +8,10 @@ import {
   exportTitle,
   inspectCell,
   mapModel,
+  colourBarLabels,
+  colourScale,
+  csvRows,
+  POOLED_NOTE,
   recipeNote,
   table,
   TABLE_LIMIT,
@@ -21,6 +25,13 @@ import {
 } from '../../src/figures/attention-map/learned-note.js';
 import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
 import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
+import { NOTE_SENTENCES, NOTE_WORDS, sentences, words } from './prose.mjs';
+
+// A live note keeps to its budget: at most 45 words in at most two sentences.
+function assertBudget(text, what) {
+  assert.ok(words(text) <= NOTE_WORDS, `${what}: ${words(text)} words: ${text}`);
+  assert.ok(sentences(text) <= NOTE_SENTENCES, `${what}: ${sentences(text)} sentences: ${text}`);
+}
 
 // Two tokens, causal: row 0 sees only itself; row 1 splits 0.25 / 0.75.
 const TWO = Object.freeze({
@@ -72,21 +83,52 @@ test('a cell past the kept working asks the core for its rows’ score, at the f
   ]);
 });
 
-test('the recipe note: says when the page switched, explains when the tutorial recipe is kept', () => {
-  const away = { ...DEFAULT_STATE, d: 256 };
+test('the recipe note: width d rests under the tutorial recipe, one click to the standard', () => {
+  const tutorial = recipeNote({ state: DEFAULT_STATE });
   assert.match(
-    recipeNote({ state: { ...away, init: 'standard' }, recipeSwitched: true }).text,
-    /now uses the standard recipe/,
+    tutorial.text,
+    /0\.5·randn\(d, d\), makes q, k and the scores grow with d, so width d is fixed at 24\./,
   );
-  const kept = recipeNote({ state: away, recipeSwitched: false });
-  assert.match(kept.text, /grow like √d.*saturates/);
-  assert.deepEqual(kept.action, { init: 'standard' });
-  assert.equal(recipeNote({ state: DEFAULT_STATE, recipeSwitched: false }), null);
+  assert.deepEqual(tutorial.action, { init: 'standard' }, 'the recipe only, nothing else');
+  const wide = recipeNote({ state: { ...DEFAULT_STATE, d: 256 } });
+  assert.match(wide.text, /width d is fixed at 256, not the tutorial’s 24/);
+  const standard = recipeNote({ state: { ...DEFAULT_STATE, init: 'standard', d: 256 } });
+  assert.match(standard.text, /randn\(d, d\)\/√d: q and k keep a spread of about 1/);
+  assert.deepEqual(standard.action, { init: 'tutorial' });
+  for (const note of [tutorial, wide, standard]) assertBudget(note.text, 'recipe note');
+});
+
+test('the colours run from 0 to 1 unless stretched, and then the bar and a sentence say so', () => {
+  const full = colourScale(DEFAULT_STATE, TWO);
+  assert.deepEqual([full.top, full.label, full.stretched], [1, '1', false]);
+  assert.deepEqual(colourBarLabels(full), ['0', '0.5', '1']);
+  const faint = { ...TWO, peakWeight: new Float32Array([0.0283, 0.0191]) };
+  const stretched = colourScale({ ...DEFAULT_STATE, stretch: true }, faint);
+  assert.ok(Math.abs(stretched.top - 0.0283) < 1e-7);
+  assert.equal(stretched.label, '0.028');
+  assert.deepEqual(colourBarLabels(stretched), ['0', '0.014', '0.028']);
+  const nearlyOne = { ...TWO, peakWeight: new Float32Array([0.999, 0.5]) };
+  const fullTop = colourScale({ ...DEFAULT_STATE, stretch: true }, nearlyOne);
+  assert.equal(fullTop.label, '1.00');
+  assert.match(fullTop.words, /largest weight, 0\.999, not 1/);
+  const causal = colourScale({ ...DEFAULT_STATE, stretch: true }, TWO); // row 0's weight is 1
   assert.equal(
-    recipeNote({ state: { ...away, init: 'standard' }, recipeSwitched: false }),
-    null,
-    'a standard recipe chosen on purpose needs no note',
+    causal.words,
+    'Colours are stretched to this map’s largest weight, 1.000, so they look as usual.',
   );
+  assertBudget(causal.words, 'colour note');
+  assert.match(
+    stretched.words,
+    /stretched: the brightest is this map’s largest weight, 0\.028, not 1/,
+  );
+  for (const scale of [full, stretched]) assertBudget(scale.words, 'colour note');
+  const model = mapModel({
+    state: DEFAULT_STATE,
+    requested: DEFAULT_STATE,
+    result: TWO,
+    computeMs: 1,
+  });
+  assert.match(model.ariaLabel, /Colours run from 0 \(dark\) to 1 \(bright\)/);
 });
 
 test('the text box says what typing can change: nothing per position, the repeats per token', () => {
@@ -127,6 +169,10 @@ test('the PNG title line carries the settings', () => {
     exportTitle(DEFAULT_STATE),
     'Attention weights for “To be, or not” · characters · d = 24 · seed 1 · causal · scale 1/√d · tutorial recipe · no positions · vectors per position',
   );
+  assert.match(
+    exportTitle({ ...DEFAULT_STATE, stretch: true }),
+    / · vectors per position · colours stretched to the largest weight$/,
+  );
 });
 
 test('the summary quotes the averages and names the glossary terms', () => {
@@ -139,11 +185,14 @@ test('the summary quotes the averages and names the glossary terms', () => {
   const text = model.summary
     .map((part) => (typeof part === 'string' ? part : (part.text ?? part.term)))
     .join('');
-  assert.match(text, /2 tokens, d = 4, 1\/√d = 0\.50, tutorial recipe, no positions/);
+  assert.match(text, /2 tokens, d = 4, 1\/√d = 0\.50, tutorial recipe, no positions: on average/);
   assert.match(
     text,
     /puts 0\.88 of its attention on its favourite token and spreads over 1\.38 effective tokens/,
   );
+  assert.match(text, /The C\+\+ core computed it in 1\.3 ms\.$/);
+  assertBudget(text, 'summary');
+  assertBudget(POOLED_NOTE, 'pooled note');
   assert.ok(model.summary.some((part) => part.term === 'effective tokens'));
   assert.equal(mapModel({ state: null, result: null }), null);
 });
@@ -169,12 +218,21 @@ const savedHead = JSON.parse(
 test('the live sentence describes the reader’s text from its own rows', () => {
   assert.equal(
     liveSentence(THREE),
-    'In your text, 1 of 2 rows put their largest weight on the previous character ' +
-      '(1 on its own character); on average a row gives 0.45 of its weight to the previous ' +
-      'character (row 0, with only itself to see, is left out).',
+    'In your text, 1 of the 2 rows with a choice peak on the previous character ' +
+      '(1 on its own character). On average a row gives the previous character 0.45 of its weight.',
   );
   const one = { T: 1, tokens: ['a'], weights: new Float32Array([1]), peakTargets: ['only key'] };
   assert.match(liveSentence(one), /one character, and row 0 can only look at itself/);
+  // The longest it gets: two places named, the rest counted.
+  const spread = {
+    ...THREE,
+    peakTargets: ['only key', 'previous', 'two back', 'itself', 'space', 'word start', 'elsewhere'],
+  };
+  assert.match(
+    liveSentence(spread),
+    /1 of the 6 rows with a choice peak on the previous character \(1 on the character two back, 1 on its own character, 3 elsewhere\)/,
+  );
+  assertBudget(liveSentence(spread), 'live sentence');
 });
 
 test('the corpus sentence quotes the census as shares of its rows, largest first', () => {
@@ -185,28 +243,31 @@ test('the corpus sentence quotes the census as shares of its rows, largest first
     counts: { previous: 63, 'two back': 14, itself: 21, space: 21, 'word start': 7, elsewhere: 0 },
   };
   const sentence = corpusSentence(census, 64);
-  assert.match(sentence, /over 126 rows of Shakespeare it never trained on \(2 windows of 64/);
+  assert.match(sentence, /^Over 126 rows of Shakespeare it never trained on \(2 windows of 64/);
   assert.match(
     sentence,
-    /falls on the previous character in 50\.0% of rows, on its own character in 16\.7%, on a space or newline further back in 16\.7%, on the character two back in 11\.1%, on the first letter of its word in 5\.6%; on average 0\.500/,
+    /falls on the previous character in 50\.0% of rows, on its own character in 16\.7%, on a space or newline further back in 16\.7%, on the character two back in 11\.1%, on the first letter of its word in 5\.6%; on average 0\.50/,
   );
 });
 
-test('the note beside the map quotes what npm run train saved with the head', () => {
+test('the note beside the map is the reader’s text; what npm run train saved folds under it', () => {
   const { peakCensus } = savedHead;
-  const note = learnedNote(THREE, LEARNED_HEAD).text;
+  const note = learnedNote(THREE, LEARNED_HEAD);
+  assert.equal(note.text, liveSentence(THREE));
+  assertBudget(note.text, 'trained head note');
+  const more = note.more.text;
   const share = (name) => `${((100 * peakCensus.counts[name]) / peakCensus.rows).toFixed(1)}%`;
-  assert.match(note, new RegExp(`over ${peakCensus.rows.toLocaleString('en-US')} rows`));
+  assert.match(more, new RegExp(`Over ${peakCensus.rows.toLocaleString('en-US')} rows`));
   for (const name of ['previous', 'two back', 'itself', 'space', 'word start'])
-    assert.ok(note.includes(share(name)), `${name}: ${share(name)}`);
-  assert.ok(note.includes(peakCensus.meanPreviousWeight.toFixed(3)));
+    assert.ok(more.includes(share(name)), `${name}: ${share(name)}`);
+  assert.ok(more.includes(peakCensus.meanPreviousWeight.toFixed(2)));
 });
 
 test('the alphabet names ranges, space and newline, then lists the rest', () => {
   const lower = [...'abcdefghijklmnopqrstuvwxyz'];
-  assert.equal(alphabet(['\n', ' ', '!', '?', ...lower]), 'a–z, space, newline and !?');
+  assert.equal(alphabet(['\n', ' ', '!', '?', ...lower]), 'a–z, space, newline and 2 other marks');
   assert.equal(alphabet(['a', 'b']), 'ab');
-  assert.equal(alphabet([' ', 'x']), 'space and x');
+  assert.equal(alphabet([' ', 'x']), 'space and 1 other mark');
 });
 
 test('float16 base64 decodes to the values the format defines', () => {
@@ -233,20 +294,28 @@ test('with the trained head the map says what it is, and the boxes say what it r
     .join('');
   assert.match(
     summary,
-    new RegExp(
-      `3 characters, the head trained on Shakespeare \\(${savedHead.steps} steps\\): d = 64, its learned positions, 1/√d = 0\\.13, causal\\.`,
-    ),
+    /3 characters, the head trained on Shakespeare, d = 64, 1\/√d = 0\.13, causal: on average/,
   );
-  assert.match(model.recipe.text, /^In your text, 1 of 2 rows/);
+  assert.match(model.recipe.text, /^In your text, 1 of the 2 rows with a choice peak/);
+  assertBudget(summary, 'trained head summary');
+  assertBudget(model.textNote.text, 'text box note');
   assert.equal(model.recipe.button, undefined);
   assert.match(
     model.textNote.text,
     new RegExp(
-      `up to ${savedHead.context} of them, from the ${savedHead.vocabulary.length} it met`,
+      `up to ${savedHead.context} characters, from the ${savedHead.vocabulary.length} it met`,
     ),
   );
   assert.equal(
     exportTitle(LEARNED_STATE),
     'Attention weights for “abc” · characters · the head trained on Shakespeare · d = 64 · causal · scale 1/√d',
   );
+});
+
+test('the numbers table and the CSV never print a weight that is not zero as zero', () => {
+  const tiny = { ...TWO, weights: new Float32Array([1, 0, 3.2e-9, 1]) };
+  assert.deepEqual(table(tiny).rows[1].weights, ['3.2e-09', '1.000']);
+  assert.deepEqual(table(tiny).rows[0].weights, ['1.000', '0.000'], 'masked: exactly 0');
+  // float32's 3.2e-9 is 3.19999991e-9: six significant digits give 3.2e-9 back.
+  assert.deepEqual(csvRows(tiny)[2], [' ', '3.2e-9', '1']);
 });

@@ -1,10 +1,12 @@
 // The experiments' notes on the real core (the wasm build, in Node): each experiment sets the
-// whole state, and every claim its note makes holds for the numbers the note quotes.
+// whole map state (and leaves the reader's colours alone), every claim its note makes holds for
+// the numbers the note quotes, and every note keeps to 45 words and two sentences.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCores } from '../cores.mjs';
-import { fixed, scientific } from '../../src/lib/format.js';
-import { FIELDS } from '../../src/state.js';
+import { fixed } from '../../src/lib/format.js';
+import { DEFAULT_STATE, MAP_FIELDS } from '../../src/state.js';
+import { NOTE_SENTENCES, NOTE_WORDS, sentences, words } from './prose.mjs';
 import {
   diagonalSpread,
   EXPERIMENTS,
@@ -21,12 +23,35 @@ function noteOf(experiment) {
   return { result, note: noteFor(snapshot, () => baseline) };
 }
 
-test('every experiment sets every field of the state, and so does its baseline', () => {
+test('every experiment sets every field of the map, and so does its baseline', () => {
   for (const experiment of EXPERIMENTS) {
-    assert.deepEqual(Object.keys(experiment.state).sort(), [...FIELDS].sort(), experiment.id);
+    assert.deepEqual(Object.keys(experiment.state).sort(), [...MAP_FIELDS].sort(), experiment.id);
     if (experiment.baseline) {
-      assert.deepEqual(Object.keys(experiment.baseline).sort(), [...FIELDS].sort(), experiment.id);
+      assert.deepEqual(
+        Object.keys(experiment.baseline).sort(),
+        [...MAP_FIELDS].sort(),
+        experiment.id,
+      );
     }
+  }
+});
+
+test('an experiment stays named on the map when the reader stretches its colours', () => {
+  const experiment = EXPERIMENTS.find((candidate) => candidate.id === 'unmask');
+  const result = core.attentionMap(experiment.state);
+  const baseline = core.attentionMap(experiment.baseline);
+  const state = { ...DEFAULT_STATE, ...experiment.state, stretch: true };
+  const note = noteFor({ state, result, experiment: 'unmask' }, () => baseline);
+  assert.equal(note?.id, 'unmask');
+});
+
+test('every note, title included, keeps to 45 words and two sentences', () => {
+  for (const experiment of EXPERIMENTS) {
+    const { note } = noteOf(experiment);
+    const text = `${experiment.title}: ${note.text}`;
+    assert.ok(words(text) <= NOTE_WORDS, `${experiment.id}: ${words(text)} words: ${text}`);
+    assert.ok(sentences(note.text) <= NOTE_SENTENCES, `${experiment.id}: ${note.text}`);
+    assert.doesNotMatch(note.text, /gradient|F\.sdpa|0\.0+(?!\d)|\de-\d/, experiment.id);
   }
 });
 
@@ -49,20 +74,23 @@ test('every claim of every note holds on the numbers it quotes', () => {
 
 test('each note quotes its live number and its baseline as printed', () => {
   const quoted = {
-    unmask: (n) => [
-      fixed(n.future * 100, 0),
-      fixed(n.futureBefore * 100, 0),
-      fixed(n.now, 2),
-      fixed(n.before, 2),
-    ],
-    'same-token': (n) => [fixed(n.queryGap, 4), fixed(n.weightGap, 4)],
+    unmask: (n) => [`${fixed(n.future * 100, 0)}%`, fixed(n.now, 2), fixed(n.before, 2)],
+    // Equal rows are called identical, never "differ by 0.0000".
+    'same-token': (n) => [n.weightGap === 0 && n.queryGap === 0 ? 'are identical' : 'differ'],
     'same-token-sinusoidal': (n) => [
-      fixed(n.queryGap, 3),
-      fixed(n.weightGap, 3),
-      fixed(n.before, 4),
+      fixed(n.queryGap, 2),
+      fixed(n.weightGap, 2),
+      n.before === 0 ? 'identical without positions' : fixed(n.before, 4),
     ],
-    'same-token-rope': (n) => [fixed(n.weightGap, 3), fixed(n.before, 4)],
-    'rope-distance': (n) => [scientific(n.now * 100, 1), fixed(n.before * 100, 0)],
+    'same-token-rope': (n) => [
+      fixed(n.weightGap, 2),
+      n.before === 0 ? 'identical without positions' : fixed(n.before, 4),
+    ],
+    // A spread under a millionth is said in words, not as a percentage of a tiny number.
+    'rope-distance': (n) => [
+      n.now < 1e-6 ? 'under one part in a million' : fixed(n.now * 100, 1),
+      `${fixed(n.before * 100, 0)}%`,
+    ],
     widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
     unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],

@@ -52,4 +52,13 @@ test('our lines are the core’s, and the table has one row per mask setting', (
   const table = model.detailTable(RESULTS);
   assert.deepEqual(table.rows[1], ['causal', '5.96e-07', '2.38e-07', '1.75e-07']);
   assert.equal(model.timing(6.66), '(6.7 ms in your browser; B = 2, T = 16, d = 32, seed 0)');
+  // A check faster than 0.05 ms is not "0.0 ms"; a gap of zero says so.
+  assert.equal(model.timing(0.042), '(0.042 ms in your browser; B = 2, T = 16, d = 32, seed 0)');
+  const equal = [{ ...RESULTS[0], formulaVsFused: 0 }];
+  assert.equal(model.detailTable(equal).rows[0][2], 'exactly 0');
+  const none = equal.map((r) => ({ ...r, formulaVsTorch: 0 }));
+  assert.match(
+    text(model.whyDigitsDiffer(none, 1e-5)),
+    /Ours is exactly 0 \(one float32 rounding step is 1\.19e-07/,
+  );
 });

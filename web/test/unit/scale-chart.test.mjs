@@ -119,3 +119,16 @@ test('the readout and the table print every series at one width, with spreads wh
   assert.deepEqual(table.rows[1], ['256', '0.880', '0.110', '0.018']);
   assert.equal(model.effectiveTokens(Math.log(3)), '3.0');
 });
+
+test('a spread or a level too small for its decimals never prints as zero', () => {
+  const saturated = {
+    ...TUTORIAL_LIKE,
+    none: { ...TUTORIAL_LIKE.none, peakSpread: Float64Array.from([0.00003, 0.00042]) },
+  };
+  const averaged = { ...model.TUTORIAL, mode: 'averaged', draws: 8 };
+  const readout = model.readoutText(saturated, averaged, 'peak', 1);
+  assert.match(readout, /unscaled 0\.880 ± 0\.00042 ·/);
+  assert.match(model.readoutText(saturated, averaged, 'peak', 0), /± < 0\.0001 ·/);
+  assert.doesNotMatch(readout, /0\.000(?!\d)/);
+  assert.equal(model.measureText(0.0004, 'peak'), '0.0004');
+});

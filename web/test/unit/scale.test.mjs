@@ -33,7 +33,8 @@ test('labels read as the page prints them, with the factor the core applied when
   assert.equal(scaleLabel(STANDARD_SCALE), '1/√d');
   assert.equal(scaleLabel(namedScale('d')), '1/d');
   assert.equal(scaleLabel(namedScale('d'), 1 / 24), '1/d = 0.04');
-  assert.equal(scaleLabel(customScale(5e-4)), '× 5.0e-04');
+  assert.equal(scaleLabel(customScale(5e-4)), '× 0.0005');
+  assert.equal(scaleLabel(namedScale('d'), 1 / 256), '1/d = 0.0039'); // not 0.00
   assert.deepEqual(
     SCALE_CHOICES.map(({ mode, text }) => `${mode}: ${text}`),
     ['sqrt: 1/√d (standard)', 'd: 1/d', 'none: nothing', 'custom: my factor'],

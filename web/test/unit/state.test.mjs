@@ -1,5 +1,5 @@
-// state.js: checks, links in and out, the RoPE/odd-d rule, the lesson rule and the trained
-// head's fixed fields.
+// state.js: checks, links in and out, the RoPE/odd-d rule, the resting width, the colours'
+// stretch and the trained head's fixed fields.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,9 +7,12 @@ import {
   createChecks,
   crossCheck,
   DEFAULT_STATE,
-  lessonRule,
+  MAP_FIELDS,
+  mapFields,
   parseHash,
+  sameMap,
   serializeHash,
+  widthRests,
   withLearnedHead,
 } from '../../src/state.js';
 
@@ -104,21 +107,26 @@ test('a link round-trips: the hash is a function of the state alone', () => {
   assert.equal(serializeHash({ ...state }), hash);
 });
 
-test('moving d or the scale away from the tutorial figure switches to the standard recipe', () => {
-  const rows = [
-    // [changed fields, state fields, switched]
-    [['d'], { d: 64 }, true],
-    [['scale'], { scale: { mode: 'none', factor: 1 } }, true],
-    [['d'], { d: 24 }, false], // back at the tutorial's width
-    [['text'], { d: 64 }, false], // d was already away; the text moved
-    [['d', 'init'], { d: 64 }, false], // the person chose the recipe in the same step
-    [['seed'], {}, false],
-  ];
-  for (const [changed, fields, switched] of rows) {
-    const result = lessonRule({ ...DEFAULT_STATE, ...fields }, changed);
-    assert.equal(result.switched, switched, JSON.stringify([changed, fields]));
-    assert.equal(result.state.init, switched ? 'standard' : 'tutorial');
-  }
+test('width d rests under the tutorial recipe and the trained head, not the standard recipe', () => {
+  assert.equal(widthRests(DEFAULT_STATE), true);
+  assert.equal(widthRests({ ...DEFAULT_STATE, d: 256 }), true);
+  assert.equal(widthRests({ ...DEFAULT_STATE, init: 'standard' }), false);
+  assert.equal(widthRests({ ...DEFAULT_STATE, init: 'standard', vectors: 'learned' }), true);
+});
+
+test('stretch travels as stretch=1, only when on, so older links read the same', () => {
+  const plain = serializeHash(DEFAULT_STATE);
+  assert.doesNotMatch(plain, /stretch/);
+  assert.equal(parseHash(plain, checks).state.stretch, false);
+  const stretched = serializeHash({ ...DEFAULT_STATE, stretch: true });
+  assert.equal(stretched, `${plain}&stretch=1`);
+  assert.equal(parseHash(stretched, checks).state.stretch, true);
+  assert.equal(parseHash('#stretch=0', checks).state.stretch, false);
+  assert.match(parseHash('#stretch=yes', checks).messages[0], /stretch must be 1 or 0/);
+  assert.ok(sameMap(DEFAULT_STATE, { ...DEFAULT_STATE, stretch: true }));
+  assert.ok(!sameMap(DEFAULT_STATE, { ...DEFAULT_STATE, d: 8 }));
+  assert.deepEqual(Object.keys(mapFields(DEFAULT_STATE)), [...MAP_FIELDS]);
+  assert.ok(!MAP_FIELDS.includes('stretch'));
 });
 
 // The trained head's own facts, read here from the JSON attention-train wrote (not from state.js).
@@ -149,23 +157,17 @@ test('a vectors=learned link round-trips, and old links without it are unchanged
   assert.match(parseHash('#vectors=trained', checks).messages[0], /position, token, learned/);
 });
 
-test('with the trained head on, the lesson rule never switches recipes', () => {
-  for (const changed of [['d'], ['scale'], ['vectors'], ['d', 'vectors']]) {
-    const result = lessonRule(
-      { ...DEFAULT_STATE, vectors: 'learned', d: 300, scale: { mode: 'none', factor: 1 } },
-      changed,
-    );
-    assert.equal(result.switched, false, changed.join());
-    assert.equal(result.state.init, 'tutorial');
-    assert.equal(result.state.d, savedHead.d);
-    assert.equal(result.state.scale.mode, 'sqrt');
-  }
-});
-
-test('switching back from the trained head keeps its width and does not switch recipes', () => {
-  const learned = withLearnedHead({ ...DEFAULT_STATE, vectors: 'learned' });
-  const back = lessonRule({ ...learned, vectors: 'position' }, ['vectors']);
-  assert.equal(back.switched, false);
-  assert.equal(back.state.d, savedHead.d);
+test('the trained head sets its own fields, and switching back keeps them as they were', () => {
+  const learned = withLearnedHead({
+    ...DEFAULT_STATE,
+    vectors: 'learned',
+    d: 300,
+    scale: { mode: 'none', factor: 1 },
+  });
+  assert.equal(learned.init, 'tutorial');
+  assert.equal(learned.d, savedHead.d);
+  assert.equal(learned.scale.mode, 'sqrt');
+  const back = withLearnedHead({ ...learned, vectors: 'position' });
+  assert.equal(back.d, savedHead.d);
   assert.equal(withLearnedHead(DEFAULT_STATE), DEFAULT_STATE);
 });

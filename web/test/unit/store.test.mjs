@@ -83,19 +83,37 @@ test('RoPE with an odd width: a message by the positions control, no computation
   assert.equal(last().errors.pos, undefined);
 });
 
-test('changing d away from the tutorial switches recipe, says so, and a chosen recipe stays', () => {
-  const { frames, store, last } = started();
+test('moving d changes d only: the recipe stays, and a chosen recipe stays too', () => {
+  const { frames, store, last } = started('#init=standard');
   store.dispatch({ type: 'set', fields: { d: '256' } });
   frames.flush();
-  assert.equal(last().state.init, 'standard');
-  assert.equal(last().recipeSwitched, true);
+  assert.deepEqual([last().state.d, last().state.init], [256, 'standard']);
   store.dispatch({ type: 'set', fields: { init: 'tutorial' } });
   frames.flush();
-  assert.equal(last().state.init, 'tutorial');
-  assert.equal(last().recipeSwitched, false);
-  store.dispatch({ type: 'set', fields: { d: '512' } }); // the person chose the tutorial's
+  assert.deepEqual([last().state.d, last().state.init], [256, 'tutorial']);
+  store.dispatch({ type: 'set', fields: { scale: { mode: 'none' } } });
   frames.flush();
-  assert.equal(last().state.init, 'standard');
+  assert.equal(last().state.init, 'tutorial');
+});
+
+test('stretching the colours redraws the same result: no computation, the experiment stays', () => {
+  const { core, frames, store, last } = started();
+  const result = last().result;
+  store.dispatch({ type: 'set', fields: { causal: false }, experiment: 'unmask' });
+  frames.flush();
+  const unmasked = last().result;
+  assert.equal(core.calls.length, 2);
+  store.dispatch({ type: 'set', fields: { stretch: true } });
+  frames.flush();
+  assert.equal(core.calls.length, 2, 'colours alone never ask the core');
+  assert.equal(last().result, unmasked);
+  assert.equal(last().state.stretch, true);
+  assert.equal(last().experiment, 'unmask');
+  store.dispatch({ type: 'set', fields: { causal: true } });
+  frames.flush();
+  assert.equal(last().experiment, null);
+  assert.equal(last().state.stretch, true, 'a map setting keeps the colours chosen');
+  assert.notEqual(last().result, result);
 });
 
 test('an experiment sets the whole state and stays named until a control moves the map', () => {
@@ -261,4 +279,18 @@ test('the core counts a text’s tokens once, and only when its length could mak
   await settle();
   frames.flush();
   assert.deepEqual(core.counted, [long], 'counted once, however often the other fields change');
+});
+
+test('going back to the map shown after a refusal clears the message without a computation', () => {
+  const { core, frames, store, last } = started();
+  const good = last().result;
+  store.dispatch({ type: 'set', fields: { text: 'z'.repeat(60) } });
+  frames.flush();
+  assert.ok(last().errors.text, 'the refusal shows beside the text');
+  const calls = core.calls.length;
+  store.dispatch({ type: 'set', fields: { text: 'To be, or not' } });
+  frames.flush();
+  assert.equal(last().errors.text, undefined);
+  assert.equal(last().result, good);
+  assert.equal(core.calls.length, calls);
 });

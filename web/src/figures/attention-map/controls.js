@@ -3,6 +3,7 @@
 // can fix it; its message shows beside it).
 import { CUSTOM, customScale, namedScale, SCALE_CHOICES, scaleLabel } from '../../lib/scale.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
+import { widthRests } from '../../state.js';
 
 // What the trained head decides for itself (state.js's withLearnedHead): these controls rest.
 const FIXED_BY_LEARNED_HEAD = ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'];
@@ -33,7 +34,7 @@ export function controlsMarkup(limits) {
   <p class="control wide hint" data-role="learned-fixed" hidden>While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${LEARNED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.</p>
   <div class="control">
     <label for="map-d">Head width d (1–${limits.maxMapWidth})</label>
-    <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message">
+    <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message map-recipe-note">
     <div class="message" id="map-d-message" aria-live="polite"></div>
   </div>
   <div class="control">
@@ -75,6 +76,10 @@ export function controlsMarkup(limits) {
   <div class="control checkboxes">
     <span class="label">Mask</span>
     <label><input id="map-causal" type="checkbox"> Causal mask</label>
+  </div>
+  <div class="control checkboxes">
+    <span class="label">Colours</span>
+    <label><input id="map-stretch" type="checkbox"> Stretch to this map</label>
   </div>`;
 }
 
@@ -84,9 +89,19 @@ const factorFromSlider = (slider) => Number((10 ** Number(slider.value)).toPreci
 export function wireControls(root, dispatch) {
   const $ = (id) => root.querySelector(`#map-${id}`);
   const inputs = Object.fromEntries(
-    ['text', 'tokens', 'd', 'seed', 'scale', 'factor', 'vectors', 'causal', 'init', 'pos'].map(
-      (field) => [field, $(field)],
-    ),
+    [
+      'text',
+      'tokens',
+      'd',
+      'seed',
+      'scale',
+      'factor',
+      'vectors',
+      'causal',
+      'init',
+      'pos',
+      'stretch',
+    ].map((field) => [field, $(field)]),
   );
   const set = (fields) => dispatch({ type: 'set', fields });
   for (const field of ['text', 'd', 'seed']) {
@@ -95,7 +110,9 @@ export function wireControls(root, dispatch) {
   for (const field of ['tokens', 'vectors', 'init', 'pos']) {
     inputs[field].addEventListener('change', () => set({ [field]: inputs[field].value }));
   }
-  inputs.causal.addEventListener('change', () => set({ causal: inputs.causal.checked }));
+  for (const field of ['causal', 'stretch']) {
+    inputs[field].addEventListener('change', () => set({ [field]: inputs[field].checked }));
+  }
   const sliderScale = () => customScale(factorFromSlider(inputs.factor));
   inputs.scale.addEventListener('change', () => {
     const mode = inputs.scale.value;
@@ -121,11 +138,17 @@ export function syncControls(root, inputs, state, errors) {
   inputs.init.value = learned ? 'trained' : state.init;
   inputs.pos.value = learned ? 'learned' : state.pos;
   inputs.causal.checked = state.causal;
+  inputs.stretch.checked = state.stretch;
   const custom = state.scale.mode === CUSTOM;
   inputs.scale.value = state.scale.mode;
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
   for (const field of FIXED_BY_LEARNED_HEAD) inputs[field].disabled = learned;
+  // Under the tutorial's recipe the width rests too, read-only but still reached by Tab, so
+  // a keyboard or screen-reader user lands on it and hears the recipe note that says why.
+  const rests = widthRests(state) && !learned;
+  inputs.d.readOnly = rests;
+  inputs.d.setAttribute('aria-disabled', String(rests));
   root.querySelector('[data-role="learned-fixed"]').hidden = !learned;
   inputs.factor.disabled = !custom || learned;
   if (custom && document.activeElement !== inputs.factor) {

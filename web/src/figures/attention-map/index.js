@@ -9,6 +9,7 @@ import { attachGridCursor } from '../../lib/grid-cursor.js';
 import { controlsMarkup, syncControls, wireControls } from './controls.js';
 import {
   cellScore,
+  colourBarLabels,
   csvRows,
   exportTitle,
   inspectCell,
@@ -24,16 +25,17 @@ const MARKUP = (limits) => `
     <div class="map-stage">
       <div class="map-canvas-wrap"><canvas class="map-canvas" tabindex="0" role="img"></canvas>
         <p class="computing" data-role="computing" role="status" hidden>Computing the new map…</p></div>
-      <p class="pooled-note" data-role="pooled-note" hidden>${POOLED_NOTE}</p>
+      <p class="pooled-note" data-role="pooled-note" data-note hidden>${POOLED_NOTE}</p>
+      <p class="colour-note" data-role="colour-note" data-note hidden></p>
       <div class="readout" data-role="inspector" aria-live="polite"></div>
     </div>
     <div class="map-side">
       <div class="experiment-note" data-role="experiment-note" aria-live="polite" hidden></div>
-      <div class="action-note recipe-note" data-role="recipe-note" hidden></div>
+      <div class="action-note recipe-note" id="map-recipe-note" data-role="recipe-note" hidden></div>
       <div class="controls">${controlsMarkup(limits)}</div>
     </div>
   </div>
-  <p class="map-summary" data-role="summary"></p>
+  <p class="map-summary" data-role="summary" data-note></p>
   <div class="button-row">
     <button type="button" data-role="toggle-table" aria-expanded="false" aria-controls="map-table">Show numbers</button>
     <button type="button" data-role="png">Download PNG</button>
@@ -48,8 +50,8 @@ function pointerCell(canvas, box, T, event) {
 
 const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to read a cell.';
 
-// The canvas and its cached bitmap (coloured once per result and plot size; hover only
-// rescales it). The room it may fill comes from the resize observer, so drawing never forces
+// The canvas and its cached bitmap (coloured once per result, colour scale and plot size;
+// hover only rescales it). The room it may fill comes from the resize observer, so drawing never forces
 // a layout. pooledNote is shown while the plot has fewer pixels across than the map has cells.
 function canvasView(canvas, pooledNote) {
   let cached = { result: null, width: 0, bitmap: null };
@@ -63,15 +65,17 @@ function canvasView(canvas, pooledNote) {
       const model = snapshot && mapModel(snapshot);
       if (!model) return;
       const { state, result, highlight } = snapshot;
+      const { top } = model.colours;
       // A map that fits keeps its T×T bitmap whatever the plot's size; a pooled one is remade
       // for a new size.
       const bitmapFor = (side) => {
         const width = Math.min(side, result.T);
-        if (cached.result !== result || cached.width !== width)
+        if (cached.result !== result || cached.width !== width || cached.top !== top)
           cached = {
             result,
             width,
-            bitmap: render.heatBitmap(result, model.top, width, cached.bitmap),
+            top,
+            bitmap: render.heatBitmap(result, top, width, cached.bitmap),
           };
         return cached.bitmap;
       };
@@ -79,10 +83,13 @@ function canvasView(canvas, pooledNote) {
         room: room || canvas.parentElement.clientWidth,
         state,
         result,
-        ...model,
+        labels: model.labels,
+        barLabels: colourBarLabels(model.colours),
         bitmapFor,
         highlight,
       });
+      // The colour bar's top as drawn, for tests and tools that cannot read the canvas.
+      canvas.dataset.colourTop = model.colours.label;
       pooledNote.hidden = !box.pooled;
       performance.mark('map-drawn'); // read by bench/page-speed.mjs
     },
@@ -159,12 +166,17 @@ export function mount(element, { core, dispatch, showExperimentNote = () => {} }
     render.renderActionNote($('recipe-note'), model.recipe, dispatch);
     render.renderActionNote($('text-note'), model.textNote, dispatch);
     showExperimentNote($('experiment-note'), next);
+    const stretched = model.colours.stretched;
+    $('colour-note').hidden = !stretched;
+    $('colour-note').textContent = stretched ? model.colours.words : '';
+    canvas.setAttribute('aria-label', model.ariaLabel);
     if (previous?.result !== next.result) {
       render.renderSegments($('summary'), model.summary);
-      canvas.setAttribute('aria-label', model.ariaLabel);
       numbers.show(next.result, next.highlight);
     }
-    if (previous?.result === next.result && previous?.highlight === next.highlight) return;
+    const sameDrawing =
+      previous?.result === next.result && previous?.state?.stretch === next.state.stretch;
+    if (sameDrawing && previous?.highlight === next.highlight) return;
     view.draw(next);
     $('inspector').textContent = next.highlight ? inspect(next, next.highlight) : IDLE_READOUT;
     numbers.highlight(next.highlight);

@@ -14,12 +14,17 @@ export const PLACES = Object.freeze({
   elsewhere: 'another character',
 });
 
-// "2 on the character two back, 1 on a space …": the places other than the previous one.
+// "2 on the character two back, 1 on its own character, 3 elsewhere": the two places other
+// than the previous one where most rows peak, and how many rows peak anywhere else.
 function others(counts) {
-  const parts = Object.entries(counts)
+  const ranked = Object.entries(counts)
     .filter(([place, count]) => place !== 'previous' && count > 0)
-    .sort((a, b) => b[1] - a[1])
-    .map(([place, count]) => `${count} on ${PLACES[place]}`);
+    .sort((a, b) => b[1] - a[1]);
+  const named = ranked.filter(([place]) => place !== 'elsewhere').slice(0, 2);
+  const total = (entries) => entries.reduce((sum, [, count]) => sum + count, 0);
+  const rest = total(ranked) - total(named);
+  const parts = named.map(([place, count]) => `${count} on ${PLACES[place]}`);
+  if (rest) parts.push(`${rest} elsewhere`);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
@@ -28,17 +33,18 @@ export function liveSentence(result) {
   if (rows === 0) {
     return 'Your text has one character, and row 0 can only look at itself: type more to see where the head looks.';
   }
-  const verb = rows === 1 ? 'row puts its' : 'rows put their';
+  const rowsWithChoice =
+    rows === 1 ? 'the 1 row with a choice peaks' : `the ${rows} rows with a choice peak`;
   return (
-    `In your text, ${counts.previous} of ${rows} ${verb} largest weight on the previous character` +
-    `${others(counts)}; on average a row gives ${fixed(meanPreviousWeight(result), 2)} of its weight ` +
-    'to the previous character (row 0, with only itself to see, is left out).'
+    `In your text, ${counts.previous} of ${rowsWithChoice} on the previous character${others(counts)}. ` +
+    `On average a row gives the previous character ${fixed(meanPreviousWeight(result), 2)} of its weight.`
   );
 }
 
 const percent = (count, rows) => `${fixed((100 * count) / rows, 1)}%`;
 
-// census: { windows, rows, counts, meanPreviousWeight } as attention-train saved it.
+// census: { windows, rows, counts, meanPreviousWeight } as attention-train saved it. For the
+// curious, in a folded block under the note.
 export function corpusSentence(census, context) {
   const { counts, rows } = census;
   const ranked = PEAK_TARGETS.filter((place) => place !== 'elsewhere')
@@ -48,20 +54,24 @@ export function corpusSentence(census, context) {
         `${PLACES[place]} in ${percent(counts[place], rows)}${rank ? '' : ' of rows'}`,
     );
   return (
-    `Measured after its training, over ${rows.toLocaleString('en-US')} rows of Shakespeare it never ` +
-    `trained on (${census.windows} windows of ${context} characters), the largest weight falls on ` +
-    `${ranked.join(', on ')}; on average ${fixed(census.meanPreviousWeight, 3)} of a row's weight ` +
-    'goes to the previous character. What training taught this head, mostly, is to look one ' +
-    'character back.'
+    `Over ${rows.toLocaleString('en-US')} rows of Shakespeare it never trained on ` +
+    `(${census.windows} windows of ${context} characters), its largest weight falls on ` +
+    `${ranked.join(', on ')}; on average ${fixed(census.meanPreviousWeight, 2)} of a row's weight ` +
+    'goes to the previous character. Training taught this head, mostly, to look one character back.'
   );
 }
 
-// The note beside the map while it shows the trained head. head: LEARNED_HEAD.
+// The note beside the map while it shows the trained head (head: LEARNED_HEAD): the reader's
+// own text in the note, the measurement over held-out Shakespeare folded under it.
 export function learnedNote(result, head) {
-  return { text: `${liveSentence(result)} ${corpusSentence(head.census, head.context)}` };
+  return {
+    text: liveSentence(result),
+    more: { summary: 'And over Shakespeare?', text: corpusSentence(head.census, head.context) },
+  };
 }
 
-// "a–z, A–Z, 3, space, newline and !$&',-.:;?": the characters the head knows, for the text box.
+// "a–z, A–Z, space, newline and 11 other marks": the characters the head knows, for the text
+// box, in words (the marks themselves are listed when a typed character is refused).
 export function alphabet(vocabulary) {
   const known = new Set(vocabulary);
   const range = (first, last) => {
@@ -81,7 +91,8 @@ export function alphabet(vocabulary) {
       .filter(([character]) => known.has(character))
       .map(([, name]) => name),
   ];
-  const rest = vocabulary.filter((character) => !covered.has(character)).join('');
-  const all = rest ? [...parts, rest] : parts;
+  const rest = vocabulary.filter((character) => !covered.has(character));
+  const marks = rest.length === 1 ? '1 other mark' : `${rest.length} other marks`;
+  const all = rest.length ? [...parts, parts.length ? marks : rest.join('')] : parts;
   return all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)}` : (all[0] ?? '');
 }

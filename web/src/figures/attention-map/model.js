@@ -1,18 +1,18 @@
 // The attention map's model: a snapshot in, everything the figure prints out (sentences,
 // numbers, labels, table rows, the notes beside the map and the text box). Pure: no DOM, runs
 // in Node. Sentences are arrays of segments: strings, or { term } for a glossary word.
-import { compact, fixed, visibleToken } from '../../lib/format.js';
+import { cell, compact, fixed, significant, visibleToken } from '../../lib/format.js';
 import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
 import { customScale, scaleLabel } from '../../lib/scale.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
-import { isTutorialFigure } from '../../state.js';
+import { DEFAULT_STATE } from '../../state.js';
 import { alphabet, learnedNote } from './learned-note.js';
 
 export const TABLE_LIMIT = 24; // tokens shown in the numbers table; the CSV has them all
 
 // Under the map while it has more cells than the plot has pixels across (lib/grid.js maxPool).
 export const POOLED_NOTE =
-  'This map has more cells than the screen has pixels across it, so each pixel shows the largest weight among the cells it covers. The readout below still gives any single cell’s exact weight.';
+  'This map has more cells than the screen has pixels, so each pixel shows the largest weight among the cells it covers. The readout below gives any one cell’s exact weight.';
 
 const POSITION_NAMES = {
   none: 'no positions',
@@ -28,8 +28,8 @@ export function isMasked(state, row, col) {
 function headDescription(state, result) {
   if (state.vectors === 'learned') {
     return (
-      `${result.T} characters, the head trained on Shakespeare (${LEARNED_HEAD.steps} steps): d = ${result.d}, ` +
-      `its learned positions, ${scaleLabel(state.scale, result.scaleFactor)}, causal`
+      `${result.T} characters, the head trained on Shakespeare, d = ${result.d}, ` +
+      `${scaleLabel(state.scale, result.scaleFactor)}, causal`
     );
   }
   return (
@@ -41,12 +41,12 @@ function headDescription(state, result) {
 function summary(state, result, computeMs) {
   const { peak, effective } = rowAverages(result);
   return [
-    `${headDescription(state, result)}. On average a row puts ${fixed(peak, 2)} of its attention on its `,
+    `${headDescription(state, result)}: on average a row puts ${fixed(peak, 2)} of its attention on its `,
     { term: 'peak weight', text: 'favourite token' },
     ' and spreads over ',
     `${fixed(effective, 2)} `,
     { term: 'effective tokens' },
-    `. Computed in ${fixed(computeMs, 1)} ms by the C++ core.`,
+    `. The C++ core computed it in ${fixed(computeMs, 1)} ms.`,
   ];
 }
 
@@ -56,8 +56,42 @@ function ariaLabel(state, result) {
     : ' without a mask';
   return (
     `Attention map of ${result.T} tokens${mask}; the average peak weight per row is ` +
-    `${fixed(rowAverages(result).peak, 2)}. Use the arrow keys or tap to read cells; the numbers table lists every weight.`
+    `${fixed(rowAverages(result).peak, 2)}. ${colourScale(state, result).words} ` +
+    'Use the arrow keys or tap to read cells; the numbers table lists every weight.'
   );
+}
+
+// The colour scale: from 0 to 1 (bright means a large share of a row's attention, in every
+// state), or, when the reader stretches it, from 0 to this map's largest weight, which the
+// colour bar and a sentence under the map then say. top: the weight painted brightest;
+// label: the colour bar's top as printed.
+export function colourScale(state, result) {
+  if (!state.stretch) {
+    return {
+      top: 1,
+      label: '1',
+      stretched: false,
+      words: 'Colours run from 0 (dark) to 1 (bright), a row’s whole attention.',
+    };
+  }
+  const top = largestWeight(result);
+  // A causal map's row 0 has only itself to see: its weight is 1, and so is the top.
+  const words =
+    top >= 0.9995
+      ? `Colours are stretched to this map’s largest weight, ${fixed(top, 3)}, so they look as usual.`
+      : `Colours are stretched: the brightest is this map’s largest weight, ${fixed(top, 3)}, ` +
+        'not 1, so the map looks sharper than its numbers are.';
+  return { top, label: barNumber(top), stretched: true, words };
+}
+
+// A stretched bar's number: two decimals (so 0.999 reads 1.00, never the 1 of the full
+// scale), or two significant digits below 0.1 (0.028).
+const barNumber = (value) => (value >= 0.1 ? fixed(value, 2) : significant(value, 2));
+
+// The colour bar's three labels, bottom to top.
+export function colourBarLabels(scale) {
+  if (!scale.stretched) return ['0', '0.5', '1'];
+  return ['0', barNumber(scale.top / 2), scale.label];
 }
 
 // A cell's score q·k and scaled score: from the working the result kept (its first
@@ -93,31 +127,31 @@ export function inspectCell(state, result, { query, key }, score) {
   ].join('\n');
 }
 
-// The sentence beside the map about the weight recipe, so the map never contradicts
-// section 5: either it says the page switched recipes, or it explains why the tutorial's
-// recipe saturates. action: the fields a one-click button sets.
+// The sentence beside the map about the weight recipe. Under the tutorial's recipe the width
+// rests (state.js widthRests): the note says why and offers the standard recipe in one click.
+// action: the fields its button sets (the recipe only, never another setting).
 export function recipeNote(snapshot) {
-  const { state, recipeSwitched } = snapshot;
-  if (state.init === 'standard' && recipeSwitched) {
+  const { state } = snapshot;
+  if (state.init === 'standard') {
     return {
       text:
-        'You moved away from the tutorial’s figure, so the map now uses the standard recipe, ' +
-        'Wq, Wk = randn(d, d)/√d: queries and keys keep a spread of 1 at every width, as section 5 assumes.',
-      button: 'Use the tutorial’s recipe anyway',
+        'Standard recipe, Wq, Wk = randn(d, d)/√d: q and k keep a spread of about 1 at every width. ' +
+        'Each width draws a new random head: the pattern changes, but from d = 8 up it stays about ' +
+        'as sharp on average.',
+      button: 'Use the tutorial’s recipe',
       action: { init: 'tutorial' },
     };
   }
-  if (state.init === 'tutorial' && !isTutorialFigure(state)) {
-    return {
-      text:
-        'This map uses the tutorial’s recipe, Wq, Wk = 0.5·randn(d, d), under which queries and keys ' +
-        'grow like √d. Their dot products then grow like d, faster than any 1/√d undoes, so at large d ' +
-        'this map saturates whatever section 5 says. The standard recipe keeps them at spread 1.',
-      button: 'Use the standard recipe',
-      action: { init: 'standard' },
-    };
-  }
-  return null;
+  // True at any width and scale: q, k and so the scores grow with d under this recipe.
+  const fixedAt = state.d === DEFAULT_STATE.d ? '24' : `${state.d}, not the tutorial’s 24`;
+  return {
+    text:
+      'The tutorial’s recipe, Wq, Wk = 0.5·randn(d, d), makes q, k and the scores grow with d, ' +
+      `so width d is fixed at ${fixedAt}. The standard recipe keeps their size steady, so d can ` +
+      'move on its own.',
+    button: 'Use the standard recipe',
+    action: { init: 'standard' },
+  };
 }
 
 // The note at the text box: what typing can change, given how token vectors are made.
@@ -125,17 +159,16 @@ export function textNote(state) {
   if (state.vectors === 'learned') {
     return {
       text:
-        `The trained head reads one token per character, up to ${LEARNED_HEAD.context} of them, from the ` +
+        `The trained head reads up to ${LEARNED_HEAD.context} characters, from the ` +
         `${LEARNED_HEAD.vocabulary.length} it met in Shakespeare: ${alphabet(LEARNED_HEAD.vocabulary)}. ` +
-        'Each character has its own learned vector, so what you type changes the map.',
+        'Each has its own learned vector, so what you type changes the map.',
     };
   }
   if (state.vectors === 'token') {
     return {
       text:
         'One vector per token: a token that repeats gets the same vector each time, so the map changes ' +
-        'when you change which tokens repeat and where. The vectors are random, drawn in order of first ' +
-        'appearance, so which letters they are still does not matter.',
+        'when you change which tokens repeat and where. Which letters they are does not matter.',
     };
   }
   return {
@@ -152,14 +185,14 @@ function tableRows(result) {
   const rows = [];
   for (let i = 0; i < T; i++) {
     const weights = [];
-    for (let j = 0; j < T; j++) weights.push(fixed(result.weights[i * result.T + j], 3));
+    for (let j = 0; j < T; j++) weights.push(cell(result.weights[i * result.T + j], 3));
     rows.push({
       label: visibleToken(result.tokens[i]),
       weights,
       stats: [
-        fixed(result.peakWeight[i], 3),
-        fixed(result.entropy[i], 3),
-        fixed(result.effectiveTokens[i], 2),
+        cell(result.peakWeight[i], 3),
+        cell(result.entropy[i], 3),
+        cell(result.effectiveTokens[i], 2),
       ],
     });
   }
@@ -180,14 +213,15 @@ export function table(result) {
 // The title line of the PNG export: what the picture shows, enough to reproduce it.
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
+  const colours = state.stretch ? ' · colours stretched to the largest weight' : '';
   if (state.vectors === 'learned') {
-    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}`;
+    return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
   return (
     `Attention weights for “${text}” · ${state.tokens === 'chars' ? 'characters' : 'words'} · ` +
     `d = ${state.d} · seed ${state.seed} · ${state.causal ? 'causal' : 'no mask'} · ` +
     `scale ${scaleLabel(state.scale)} · ${state.init} recipe · ` +
-    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}`
+    `${POSITION_NAMES[state.pos]} · vectors per ${state.vectors}${colours}`
   );
 }
 
@@ -195,7 +229,11 @@ export function csvRows(result) {
   const rows = [['query \\ key', ...result.tokens]];
   for (let i = 0; i < result.T; i++) {
     const row = result.weights.subarray(i * result.T, (i + 1) * result.T);
-    rows.push([result.tokens[i], ...Array.from(row, (weight) => weight.toFixed(6))]);
+    // Six significant digits: a weight of 3e-9 stays 3e-9 in a spreadsheet, never 0.000000.
+    rows.push([
+      result.tokens[i],
+      ...Array.from(row, (weight) => String(Number(weight.toPrecision(6)))),
+    ]);
   }
   return rows;
 }
@@ -210,6 +248,6 @@ export function mapModel(snapshot) {
     recipe: state.vectors === 'learned' ? learnedNote(result, LEARNED_HEAD) : recipeNote(snapshot),
     textNote: textNote(snapshot.requested ?? state),
     labels: result.tokens.map(visibleToken),
-    top: largestWeight(result),
+    colours: colourScale(state, result),
   };
 }

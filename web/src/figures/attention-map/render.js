@@ -1,7 +1,6 @@
 // Drawing the attention map's model: the magma heat map on a canvas (masked cells hatched so
 // the triangle shows on a dark page too), the highlighted cell, the colour bar, the numbers
 // table, the notes beside the map and the PNG with its title line.
-import { fixed } from '../../lib/format.js';
 import { magmaCss } from '../../lib/magma.js';
 import { heatBitmap as bitmapOf, gridLayout, sizeCanvas } from '../../lib/grid.js';
 import { segmentsToNodes } from '../../lib/glossary.js';
@@ -69,7 +68,8 @@ function drawAxes(context, box, labels, showLabels) {
   context.restore();
 }
 
-function drawColourBar(context, box, top) {
+// labels: the bar's bottom, middle and top as printed (model.js colourBarLabels).
+function drawColourBar(context, box, labels) {
   const x = box.left + box.plot + 14;
   const width = 12;
   // One gradient through 33 magma stops: a rectangle per pixel row cost 3 ms a redraw.
@@ -80,8 +80,8 @@ function drawColourBar(context, box, top) {
   context.fillStyle = cssColor('--text');
   context.font = '11px system-ui, sans-serif';
   context.textAlign = 'left';
-  for (const fraction of [0, 0.5, 1]) {
-    context.fillText(fixed(top * fraction, 2), x + width + 4, box.top + box.plot * (1 - fraction));
+  for (const [index, fraction] of [0, 0.5, 1].entries()) {
+    context.fillText(labels[index], x + width + 4, box.top + box.plot * (1 - fraction));
   }
 }
 
@@ -101,7 +101,7 @@ function drawHighlight(context, box, cell) {
 // fewer device pixels across than the map has cells, so that each pixel shows the largest
 // weight it covers (pooled). bitmapFor(side): heatBitmap() for a plot side device pixels
 // across. room: the width (CSS pixels) the map may fill.
-export function drawMap(canvas, { room, state, result, labels, top, bitmapFor, highlight }) {
+export function drawMap(canvas, { room, state, result, labels, barLabels, bitmapFor, highlight }) {
   const T = result.T;
   const showLabels = (room - 150) / T >= 9;
   const longest = showLabels ? Math.max(...labels.map((label) => Math.min(label.length, 8))) : 3;
@@ -116,7 +116,7 @@ export function drawMap(canvas, { room, state, result, labels, top, bitmapFor, h
   context.strokeStyle = cssColor('--line');
   context.strokeRect(box.left - 0.5, box.top - 0.5, box.plot + 1, box.plot + 1);
   drawAxes(context, box, labels, showLabels);
-  drawColourBar(context, box, top);
+  drawColourBar(context, box, barLabels);
   drawHighlight(context, box, highlight);
   return { ...box, pooled: side < T };
 }
@@ -209,20 +209,34 @@ export function highlightTable(table, highlight) {
   row?.cells[highlight.key + 1]?.classList.add('highlighted');
 }
 
-// A note with an optional one-click button; note: { text, button?, action? } or null.
-// Rebuilt only when it changes, so a focused button is never swapped out under the keyboard.
+// A live note: a paragraph marked data-note, which the prose check finds and counts.
+export function noteParagraph(text) {
+  const paragraph = cell('p', text);
+  paragraph.dataset.note = '';
+  return paragraph;
+}
+
+// A folded block for the curious: { summary, text }.
+function moreBlock(more) {
+  const details = document.createElement('details');
+  details.append(cell('summary', more.summary), cell('p', more.text));
+  return details;
+}
+
+// A note with an optional one-click button and an optional folded block; note: { text,
+// button?, action?, more? } or null. Rebuilt only when it changes, so a focused button is
+// never swapped out under the keyboard.
 export function renderActionNote(box, note, dispatch) {
-  const key = note
-    ? `${note.text}\n${note.button ?? ''}\n${JSON.stringify(note.action ?? {})}`
-    : '';
-  if (box.dataset.note === key) return;
-  box.dataset.note = key;
+  const key = note ? JSON.stringify(note) : '';
+  if (box.dataset.noteKey === key) return;
+  box.dataset.noteKey = key;
   box.hidden = !note;
   if (!note) {
     box.replaceChildren();
     return;
   }
-  const parts = [cell('p', note.text)];
+  const parts = [noteParagraph(note.text)];
+  if (note.more) parts.push(moreBlock(note.more));
   if (note.button) {
     const button = cell('button', note.button);
     button.type = 'button';

@@ -1,16 +1,19 @@
 // "Things to try": one button per experiment. A click sets the map's whole state in one
-// dispatch and brings the map into view; the note (model.js) shows here and beside the map,
-// which draws it with noteRenderer(), handed to it by main.js in its mount context.
+// dispatch and brings the map into view, keeping it there while the figures around it redraw
+// (lib/keep-in-view.js); the note (model.js) shows here and right under the map, which draws
+// it with noteRenderer(), handed to it by main.js in its mount context.
 import './experiments.css';
 import { EXPERIMENTS, noteFor } from './model.js';
 import { baselineOf } from './baseline.js';
 import { renderNote } from './render.js';
+import { keepInView } from '../../lib/keep-in-view.js';
+
+let stopFollowing = () => {};
 
 function showMap() {
-  const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  document
-    .querySelector('#map .map-canvas-wrap')
-    ?.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+  const map = document.querySelector('#map .map-canvas-wrap');
+  stopFollowing();
+  if (map) stopFollowing = keepInView(map);
 }
 
 // Draws the note for a snapshot into any box (empty and hidden when no experiment is on the map).

@@ -1,9 +1,10 @@
 // "Things to try" as data: each experiment sets the WHOLE map state it needs (nothing left
-// over from an earlier one), names the baseline state it compares against, and builds its
-// note from the core's results for both. Pure: runs in Node, where the unit tests check every
+// over from an earlier one; how the reader chose to colour the map stays), names the baseline
+// state it compares against, and builds its note from the core's results for both: at most
+// 45 words and two sentences with its title. Pure: runs in Node, where the unit tests check every
 // claim a note makes on the very numbers it quotes.
-import { DEFAULT_STATE, sameState, withLearnedHead } from '../../state.js';
-import { fixed, scientific } from '../../lib/format.js';
+import { DEFAULT_STATE, mapFields, sameMap, withLearnedHead } from '../../state.js';
+import { exactly, fixed } from '../../lib/format.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
 import { INVERSE_D, namedScale, STANDARD_SCALE, UNSCALED } from '../../lib/scale.js';
 import {
@@ -14,8 +15,11 @@ import {
 
 // Scale experiments run on the standard recipe (q, k of spread 1, as section 5 assumes), with
 // no mask so every row spreads over the same T tokens and 1/T is "uniform".
+// The tutorial's figure, without the display fields (state.js DISPLAY_FIELDS).
+const TUTORIAL = Object.freeze(mapFields(DEFAULT_STATE));
+
 const SCALE_BASE = Object.freeze({
-  ...DEFAULT_STATE,
+  ...TUTORIAL,
   text: 'attention is a weighted average of values',
   d: 256,
   causal: false,
@@ -23,7 +27,7 @@ const SCALE_BASE = Object.freeze({
 });
 
 const SAME_TOKEN = Object.freeze({
-  ...DEFAULT_STATE,
+  ...TUTORIAL,
   text: 'the cat saw the dog',
   tokens: 'words',
   vectors: 'token',
@@ -34,10 +38,10 @@ const SAME_TOKEN = Object.freeze({
 // gives each character its own vector: what training changed, on the same text.
 const TRAINED_TEXT = 'To be, or not to be, that is the question:';
 const TRAINED = Object.freeze(
-  withLearnedHead({ ...DEFAULT_STATE, text: TRAINED_TEXT, vectors: 'learned' }),
+  withLearnedHead({ ...TUTORIAL, text: TRAINED_TEXT, vectors: 'learned' }),
 );
 const UNTRAINED = Object.freeze({
-  ...DEFAULT_STATE,
+  ...TUTORIAL,
   text: TRAINED_TEXT,
   vectors: 'token',
   init: 'standard',
@@ -100,12 +104,23 @@ function sameTokenNumbers(result) {
   };
 }
 
+// "identical without positions", or how far apart the rows were without them.
+const without = (gap) =>
+  gap === 0 ? 'identical without positions' : `${fixed(gap, 4)} without positions`;
+
+// How closely the scores along each diagonal agree, relative to the largest score.
+function agreement(spread) {
+  if (spread === 0) return 'are exactly equal';
+  if (spread < 1e-6) return 'agree to under one part in a million';
+  return `differ by at most ${exactly(spread * 100, (value) => fixed(value, 1))}% of the largest`;
+}
+
 export const EXPERIMENTS = Object.freeze([
   {
     id: 'unmask',
     title: 'Remove the causal mask',
-    state: { ...DEFAULT_STATE, causal: false },
-    baseline: DEFAULT_STATE,
+    state: { ...TUTORIAL, causal: false },
+    baseline: TUTORIAL,
     note(result, baseline) {
       const now = averages(result).effective;
       const before = averages(baseline).effective;
@@ -115,10 +130,9 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now, before, future, futureBefore },
         claims: { spreadsWider: now > before, looksAhead: future > 0 },
         text:
-          `The upper-right triangle fills in: every token now sees the whole text, before and after it, ` +
-          `as in an encoder such as BERT. ${fixed(future * 100, 0)}% of all attention now goes to later ` +
-          `tokens (${fixed(futureBefore * 100, 0)}% with the mask), and rows spread over ${fixed(now, 2)} effective tokens on average, ` +
-          `against ${fixed(before, 2)} with the mask on.`,
+          'The upper-right triangle fills in: every token now also sees the tokens after it. ' +
+          `${fixed(future * 100, 0)}% of all attention goes to them, and rows spread over ` +
+          `${fixed(now, 2)} effective tokens instead of ${fixed(before, 2)}.`,
       };
     },
   },
@@ -134,9 +148,10 @@ export const EXPERIMENTS = Object.freeze([
         claims: { identical: weightGap === 0 && queryGap === 0 },
         rows: sameTokenRows(result),
         text:
-          `“the” stands at positions 0 and 3 and gets one vector. With no mask and no positions, its two ` +
-          `query rows differ by at most ${fixed(queryGap, 4)} and its two weight rows by at most ` +
-          `${fixed(weightGap, 4)}: attention cannot tell the two apart. Compare with the next two buttons.`,
+          '“the” stands at positions 0 and 3 and gets one vector. With no mask and no positions, ' +
+          (weightGap === 0 && queryGap === 0
+            ? 'its two query rows and its two weight rows are identical: attention cannot tell them apart.'
+            : `its query rows differ by ${fixed(queryGap, 4)} and its weight rows by ${fixed(weightGap, 4)}.`),
       };
     },
   },
@@ -153,9 +168,9 @@ export const EXPERIMENTS = Object.freeze([
         claims: { apart: weightGap > before && queryGap > 0 },
         rows: sameTokenRows(result),
         text:
-          `Sinusoidal positions add a different wave pattern to each position's vector before q, k and v ` +
-          `are made. The two “the” queries now differ by up to ${fixed(queryGap, 3)}, and their weight rows ` +
-          `by up to ${fixed(weightGap, 3)} (without positions: ${fixed(before, 4)}).`,
+          'Sinusoidal positions add a different wave pattern to each position’s vector. ' +
+          `The two “the” queries now differ by up to ${fixed(queryGap, 2)}, and their weight rows ` +
+          `by up to ${fixed(weightGap, 2)} (${without(before)}).`,
       };
     },
   },
@@ -167,18 +182,14 @@ export const EXPERIMENTS = Object.freeze([
     note(result, baseline) {
       const { weightGap, queryGap } = sameTokenNumbers(result);
       const before = sameTokenNumbers(baseline).weightGap;
-      const queries =
-        queryGap > 0
-          ? `so the two “the” queries differ by up to ${fixed(queryGap, 3)} after rotation`
-          : 'inside the score';
       return {
         numbers: { weightGap, queryGap, before },
         claims: { apart: weightGap > before },
         rows: sameTokenRows(result),
         text:
-          `RoPE adds nothing to the vectors: it rotates each pair of numbers in q and k by an angle ` +
-          `that grows with the position, ${queries}. Their weight rows now differ by up to ` +
-          `${fixed(weightGap, 3)} (without positions: ${fixed(before, 4)}).`,
+          'RoPE adds nothing to the vectors: it rotates each pair of numbers in q and k by an angle ' +
+          `that grows with the position. The two “the” weight rows now differ by up to ` +
+          `${fixed(weightGap, 2)} (${without(before)}).`,
       };
     },
   },
@@ -194,11 +205,9 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now, before },
         claims: { distanceOnly: now < 1e-5 && before > 0.01 },
         text:
-          `Eight copies of one token. With RoPE, the score of two tokens depends only on how far apart ` +
-          `they are: along every diagonal of the score table the scores differ by at most ` +
-          `${scientific(now * 100, 1)}% of the largest score, float32 rounding. With sinusoidal ` +
-          `positions added instead they differ by up to ${fixed(before * 100, 0)}%: there, where a ` +
-          `pair stands matters too. Point along a diagonal: the readout's q·k stays the same.`,
+          `Eight copies of one token: with RoPE the scores along each diagonal ${agreement(now)}, ` +
+          'so only distance counts. With sinusoidal positions they differ ' +
+          `by up to ${fixed(before * 100, 0)}% of the largest score.`,
       };
     },
   },
@@ -214,9 +223,9 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now, before },
         claims: { staysPut: Math.abs(now - before) < 0.1 },
         text:
-          `Standard recipe, scaled by 1/√d: at d = 256 a row puts ${fixed(now, 2)} of its attention on ` +
-          `its favourite token on average, against ${fixed(before, 2)} at d = 16: dividing by √d keeps ` +
-          `the peak nearly put while the head grows 16 times wider (try “No scaling at d = 512”).`,
+          `Standard recipe: a row puts on average ${fixed(now, 2)} of its attention on its ` +
+          `favourite token at d = 256, and ${fixed(before, 2)} at d = 16. Dividing by √d keeps ` +
+          'the map about as sharp.',
       };
     },
   },
@@ -233,10 +242,9 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now: now.peak, before: before.peak, uniform, effective: now.effective },
         claims: { smears: now.peak < before.peak && now.peak < 1.5 * uniform },
         text:
-          `Dividing by d = ${result.d} shrinks the scores too much: the average peak weight falls to ` +
-          `${fixed(now.peak, 3)}, against ${fixed(before.peak, 3)} under 1/√d, close to the ` +
-          `${fixed(uniform, 3)} of a perfectly even row of ${result.T} tokens ` +
-          `(${fixed(now.effective, 1)} effective tokens). The exponent really is ½.`,
+          `Dividing by d = ${result.d} shrinks this random head’s scores so much that its rows ` +
+          `go almost even: the average peak is ${fixed(now.peak, 3)}, against ${fixed(before.peak, 3)} ` +
+          `under 1/√d and ${fixed(uniform, 3)} for a perfectly even row.`,
       };
     },
   },
@@ -252,10 +260,9 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now, before },
         claims: { saturates: now > 0.8 && now > before + 0.3 },
         text:
-          `Unscaled, the 512 products of a dot product add up to scores about √512 ≈ 23 times too big, ` +
-          `and the softmax snaps: the average row puts ${fixed(now, 2)} of its attention on one token, ` +
-          `against ${fixed(before, 2)} with 1/√d at the same width. A snapped row passes almost no ` +
-          `gradient back to its scores (section 6 trains such a head).`,
+          `Unscaled, the scores at d = ${result.d} are √${result.d} ≈ ${fixed(Math.sqrt(result.d), 0)} ` +
+          'times bigger than under 1/√d, and the softmax snaps: a row puts on average ' +
+          `${fixed(now, 2)} of its attention on one token, against ${fixed(before, 2)}.`,
       };
     },
   },
@@ -272,17 +279,16 @@ export const EXPERIMENTS = Object.freeze([
         numbers: { now, before, previous: counts.previous, rows },
         claims: { looksBack: now > before + 0.2 && counts.previous > rows / 2 },
         text:
-          `Trained with its small model to guess Shakespeare's next character, this head gives on ` +
-          `average ${fixed(now, 2)} of a row's weight to the character just before it, and ` +
-          `${counts.previous} of ${rows} rows peak there. A random head of the same width, one ` +
-          `vector per character, gives ${fixed(before, 2)}. Type your own line: the map follows it.`,
+          `Trained to guess Shakespeare’s next character, this head gives the character just ` +
+          `before a row ${fixed(now, 2)} of its weight on average, and ${counts.previous} of ` +
+          `${rows} rows peak there. A random head of its width gives ${fixed(before, 2)}.`,
       };
     },
   },
   {
     id: 'tutorial',
     title: "Back to the tutorial's figure",
-    state: DEFAULT_STATE,
+    state: TUTORIAL,
     baseline: null,
     note: () => ({
       numbers: {},
@@ -298,7 +304,7 @@ export const experimentById = (id) => EXPERIMENTS.find((experiment) => experimen
 // baselineOf(experiment) -> the core's result for experiment.baseline.
 export function noteFor(snapshot, baselineOf) {
   const experiment = snapshot.experiment && experimentById(snapshot.experiment);
-  if (!experiment || !snapshot.state || !sameState(snapshot.state, experiment.state)) return null;
+  if (!experiment || !snapshot.state || !sameMap(snapshot.state, experiment.state)) return null;
   const baseline = experiment.baseline ? baselineOf(experiment) : null;
   if (experiment.baseline && !baseline) return null;
   return {

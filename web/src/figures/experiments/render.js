@@ -1,6 +1,6 @@
 // Draws an experiment's note: its sentence and, for the same-token pair, the two rows side by
 // side (their weights over the keys, then the first numbers of each query).
-import { fixed, visibleToken } from '../../lib/format.js';
+import { cell as number, visibleToken } from '../../lib/format.js';
 
 const QUERY_NUMBERS = 4;
 
@@ -25,10 +25,10 @@ function rowsTable(rows, tokens) {
     addRow(
       body,
       row.label,
-      row.weights.map((weight) => fixed(weight, 3)),
+      row.weights.map((weight) => number(weight, 3)),
     );
   for (const row of rows) {
-    const numbers = row.query.slice(0, QUERY_NUMBERS).map((value) => fixed(value, 2));
+    const numbers = row.query.slice(0, QUERY_NUMBERS).map((value) => number(value, 2));
     addRow(body, `q, ${row.label}`, [
       ...numbers,
       ...Array(Math.max(0, tokens.length - numbers.length)).fill(''),
@@ -47,9 +47,13 @@ export function renderNote(box, note, tokens) {
   box.hidden = false;
   const title = cell('strong', note.title);
   title.className = 'experiment-title';
+  // The sentences alone are the live note (data-note, for the prose check); the title is the
+  // button's.
+  const sentences = cell('span', note.text);
+  sentences.dataset.note = '';
   const text = document.createElement('p');
   text.className = 'experiment-text';
-  text.append(title, ` ${note.text}`);
+  text.append(title, ' ', sentences);
   const parts = [text];
   if (note.rows) {
     const caption = cell(

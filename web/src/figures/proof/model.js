@@ -1,7 +1,7 @@
 // The proof panel as data: the tutorial's two printed lines, this page's two lines from the
 // core's live equivalence check, what each compares and why their last digits differ, and
 // the table of every comparison. Pure: no DOM, runs in Node.
-import { scientific } from '../../lib/format.js';
+import { exactly, fixed, scientific } from '../../lib/format.js';
 
 // As the tutorial printed them: its own four lines in PyTorch against PyTorch's fused
 // F.scaled_dot_product_attention, on the tutorial author's machine.
@@ -24,10 +24,18 @@ export const COMPARES = Object.freeze({
 export function whyDigitsDiffer(results, tolerance) {
   const largest = Math.max(...results.map((r) => r.formulaVsTorch));
   const steps = Math.max(1, Math.round(largest / FLOAT32_STEP));
+  const ours =
+    largest === 0
+      ? [
+          'Each number is the largest gap among the 1,024 outputs (2 × 16 × 32). Ours is exactly 0 (one float32 rounding step is ',
+        ]
+      : [
+          'Each number is the largest gap among the 1,024 outputs (2 × 16 × 32). Ours, ',
+          { number: scientific(largest) },
+          `, is about ${steps} float32 rounding step${steps === 1 ? '' : 's'} (one step is `,
+        ];
   return [
-    'Each number is the largest gap among the 1,024 outputs (2 × 16 × 32). Ours, ',
-    { number: scientific(largest) },
-    `, is about ${steps} float32 rounding step${steps === 1 ? '' : 's'} (one step is `,
+    ...ours,
     { number: scientific(FLOAT32_STEP) },
     ' for numbers between 1 and 2). Which output has the largest gap, and by how many steps, depends on the order each program adds up its sums, and that order differs between PyTorch versions, processors and this page’s code. What must agree is the size: both are far below the tolerance of ',
     { number: scientific(tolerance, 0) },
@@ -56,7 +64,7 @@ export function ourLines(results) {
 }
 
 export function timing(ms) {
-  return `(${ms.toFixed(1)} ms in your browser; B = 2, T = 16, d = 32, seed 0)`;
+  return `(${fixed(ms, 1)} ms in your browser; B = 2, T = 16, d = 32, seed 0)`;
 }
 
 // The table: for each mask setting, the largest difference from the four-line formula.
@@ -66,9 +74,9 @@ export function detailTable(results) {
     head: ['mask', 'vs PyTorch', 'vs fused kernel', 'vs float64'],
     rows: results.map((r) => [
       r.causal ? 'causal' : 'no mask',
-      scientific(r.formulaVsTorch),
-      scientific(r.formulaVsFused),
-      scientific(r.formulaVsFloat64),
+      exactly(r.formulaVsTorch, scientific),
+      exactly(r.formulaVsFused, scientific),
+      exactly(r.formulaVsFloat64, scientific),
     ]),
   };
 }
