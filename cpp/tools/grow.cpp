@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -99,8 +100,17 @@ GrowthOptions growth_options(std::uint64_t seed) {
     return options;
 }
 
-double round_to(double value, double unit) {
-    return std::round(value / unit) * unit;
+// This thread's CPU time in seconds: on a shared machine, wall time also counts other programs' turns.
+double thread_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// value to `digits` decimals, as the nearest double to that decimal (so JSON prints it short).
+double round_to(double value, int digits) {
+    const double scale = std::pow(10.0, digits);
+    return std::round(value * scale) / scale;
 }
 
 // One row of the curve: step, training loss (mean since the last row), held-out loss, and per
@@ -126,7 +136,7 @@ struct SeedResult {
     long crossed_03 = -1, crossed_05 = -1;  // first recorded step above 0.3 and 0.5, or −1
     std::vector<CurvePoint> curve;
     std::vector<float> parameters;
-    double ms_per_step = 0;  // median over the stretches between records
+    double ms_per_step = 0;  // CPU time, median over the stretches between records
     long steps = 0;
 };
 
@@ -164,9 +174,9 @@ SeedResult grow_seed(const Options& options, const Vocabulary& vocabulary, const
             loss_sum = seconds = 0;
             if (note_crossings(options, point, result, above_since) || step >= options.steps) break;
         }
-        const auto began = Clock::now();
+        const double began = thread_seconds();
         loss_sum += run.step();
-        seconds += std::chrono::duration<double>(Clock::now() - began).count();
+        seconds += thread_seconds() - began;
     }
     result.formed = result.crossed_05 >= 0 && result.curve.back().measure.probe.layers.back().induction > 0.5;
     result.parameters = run.parameters();
@@ -200,13 +210,13 @@ std::vector<std::vector<int>> held_out_passages(const std::vector<int>& held_out
 nlohmann::json copy_json(const CopyMeasure& measure) {
     nlohmann::json layers = nlohmann::json::array();
     for (const LayerCopyScores& scores : measure.layers)
-        layers.push_back({{"induction", round_to(scores.induction, 1e-4)},
-                          {"previous", round_to(scores.previous, 1e-4)},
-                          {"inductionShare", round_to(scores.induction_share, 1e-4)},
-                          {"previousShare", round_to(scores.previous_share, 1e-4)}});
+        layers.push_back({{"induction", round_to(scores.induction, 4)},
+                          {"previous", round_to(scores.previous, 4)},
+                          {"inductionShare", round_to(scores.induction_share, 4)},
+                          {"previousShare", round_to(scores.previous_share, 4)}});
     return {{"rows", measure.rows},
-            {"firstCopyLoss", round_to(measure.first_copy_loss, 1e-4)},
-            {"secondCopyLoss", round_to(measure.second_copy_loss, 1e-4)},
+            {"firstCopyLoss", round_to(measure.first_copy_loss, 4)},
+            {"secondCopyLoss", round_to(measure.second_copy_loss, 4)},
             {"layers", layers}};
 }
 
@@ -232,7 +242,7 @@ nlohmann::json natural_census(const LayeredConfig& config, const std::vector<flo
     }
     return {{"windows", windows.batch},
             {"rows", rows},
-            {"share", round_to(static_cast<double>(into) / static_cast<double>(rows), 1e-4)}};
+            {"share", round_to(static_cast<double>(into) / static_cast<double>(rows), 4)}};
 }
 
 nlohmann::json census(const LayeredConfig& config, const std::vector<float>& saved,
@@ -263,25 +273,32 @@ nlohmann::json census(const LayeredConfig& config, const std::vector<float>& sav
 
 namespace {
 
-// The curve as columns (one array per series), rounded: small enough to ship with the model.
+// The curve as columns (one array per series), rounded: small enough to ship with the model. The
+// copy losses and scores are the probe's (32 random strings of 40 characters shown twice);
+// induction and previousToken hold one series per layer.
 nlohmann::json curve_json(const std::vector<CurvePoint>& curve) {
     nlohmann::json steps = nlohmann::json::array(), train = nlohmann::json::array(),
-                   held = nlohmann::json::array(),
+                   held = nlohmann::json::array(), first_copy = nlohmann::json::array(),
+                   second_copy = nlohmann::json::array(),
                    induction = {nlohmann::json::array(), nlohmann::json::array()},
                    previous = {nlohmann::json::array(), nlohmann::json::array()};
     for (const CurvePoint& point : curve) {
         steps.push_back(point.step);
         train.push_back(std::isnan(point.train) ? nlohmann::json(nullptr)
-                                                : nlohmann::json(round_to(point.train, 1e-3)));
-        held.push_back(round_to(point.measure.held_out_loss, 1e-3));
+                                                : nlohmann::json(round_to(point.train, 3)));
+        held.push_back(round_to(point.measure.held_out_loss, 3));
+        first_copy.push_back(round_to(point.measure.probe.first_copy_loss, 2));
+        second_copy.push_back(round_to(point.measure.probe.second_copy_loss, 2));
         for (std::size_t l = 0; l < 2; ++l) {
-            induction[l].push_back(round_to(point.measure.probe.layers[l].induction, 1e-3));
-            previous[l].push_back(round_to(point.measure.probe.layers[l].previous, 1e-3));
+            induction[l].push_back(round_to(point.measure.probe.layers[l].induction, 3));
+            previous[l].push_back(round_to(point.measure.probe.layers[l].previous, 3));
         }
     }
     return {{"step", steps},
             {"trainLoss", train},
             {"heldOutLoss", held},
+            {"firstCopyLoss", first_copy},
+            {"secondCopyLoss", second_copy},
             {"induction", induction},
             {"previousToken", previous}};
 }
@@ -314,10 +331,11 @@ nlohmann::json model_json(const LayeredConfig& config, const Vocabulary& vocabul
               {"repeatedWindows", 16},
               {"snippetLengths", {16, 64}},
               {"learningRate", 1e-2},
-              {"msPerStep", round_to(kept.ms_per_step, 0.1)},
+              {"msPerStep", round_to(kept.ms_per_step, 1)},
               {"crossed03", kept.crossed_03},
               {"crossed05", kept.crossed_05},
               {"seedsTried", seeds}}},
+            {"format", "every tensor of `tensors` in order, row-major, float16 little-endian, base64"},
             {"tensors", tensors},
             {"float16", float16_base64(kept.parameters)},
             {"curve", curve_json(kept.curve)},
@@ -328,9 +346,13 @@ int time_only(const Options& options, const Vocabulary& vocabulary, const std::v
     GrowthRun run(vocabulary, tokens, growth_options(0));
     for (int i = 0; i < 5; ++i) run.step();
     const auto began = Clock::now();
+    const double cpu_began = thread_seconds();
     for (int i = 0; i < options.time_steps; ++i) run.step();
-    const double ms = 1000 * std::chrono::duration<double>(Clock::now() - began).count() / options.time_steps;
-    std::printf("%d steps after 5 warm-up: %.1f ms/step\n", options.time_steps, ms);
+    const double wall =
+        1000 * std::chrono::duration<double>(Clock::now() - began).count() / options.time_steps;
+    const double cpu = 1000 * (thread_seconds() - cpu_began) / options.time_steps;
+    std::printf("%d steps after 5 warm-up: %.1f ms/step wall, %.1f ms/step of CPU\n", options.time_steps,
+                wall, cpu);
     return 0;
 }
 

@@ -37,12 +37,14 @@ void layer_norm_backward(Real* dx, Real* dgain, Real* dbias, const Real* dy, con
                          const double* mean, const double* rstd, const Real* gain, int n, int d) {
     for (int i = 0; i < n; ++i) {
         const std::size_t row = static_cast<std::size_t>(i) * static_cast<std::size_t>(d);
+        const Real *x_row = x + row, *dy_row = dy + row;
+        Real* dx_row = dx + row;
         const double m = mean[i], s = rstd[i];
         // 1. the two row means the normalisation's Jacobian needs.
         double g_mean = 0, g_n_mean = 0;
         for (int c = 0; c < d; ++c) {
-            const double normalised = (static_cast<double>(x[row + c]) - m) * s;
-            const double g = static_cast<double>(gain[c]) * static_cast<double>(dy[row + c]);
+            const double normalised = (static_cast<double>(x_row[c]) - m) * s;
+            const double g = static_cast<double>(gain[c]) * static_cast<double>(dy_row[c]);
             g_mean += g;
             g_n_mean += g * normalised;
         }
@@ -50,11 +52,11 @@ void layer_norm_backward(Real* dx, Real* dgain, Real* dbias, const Real* dy, con
         g_n_mean /= d;
         // 2. every gradient of the row.
         for (int c = 0; c < d; ++c) {
-            const double normalised = (static_cast<double>(x[row + c]) - m) * s;
-            const double g = static_cast<double>(gain[c]) * static_cast<double>(dy[row + c]);
-            dbias[c] += dy[row + c];
-            dgain[c] += static_cast<Real>(normalised * static_cast<double>(dy[row + c]));
-            dx[row + c] += static_cast<Real>(s * (g - g_mean - normalised * g_n_mean));
+            const double normalised = (static_cast<double>(x_row[c]) - m) * s;
+            const double g = static_cast<double>(gain[c]) * static_cast<double>(dy_row[c]);
+            dbias[c] += dy_row[c];
+            dgain[c] += static_cast<Real>(normalised * static_cast<double>(dy_row[c]));
+            dx_row[c] += static_cast<Real>(s * (g - g_mean - normalised * g_n_mean));
         }
     }
 }
