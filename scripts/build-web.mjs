@@ -40,6 +40,9 @@ function torchOutputsScript() {
 const SHAKESPEARE_CHARACTERS = 60000;
 const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
 const learnedHeadFile = join(root, 'web/assets/learned-head.json');
+// The copying head (web/assets/copying-head.json, section 9): every tensor as the file stores it,
+// one float16 base64 string, decoded on the page (web/src/copying-head.js).
+const copyingHeadFile = join(root, 'web/assets/copying-head.json');
 
 // A script minified by terser, after Emscripten 3.1.6 (which removes whitespace but keeps every
 // name) or esbuild's minifier: a few KB less gzipped per script. The name `_scriptDir` stays: the compute
@@ -60,6 +63,7 @@ async function learningScript() {
   const data = {
     parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
     shakespeare: corpus.slice(0, cut + 1),
+    copyingHead: JSON.parse(readFileSync(copyingHeadFile, 'utf8')).float16,
   };
   const module = await minified(learningModule);
   return `${module}\nglobalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
@@ -68,8 +72,12 @@ async function learningScript() {
 const learnedHeadWithoutWeights = {
   name: 'learned-head-without-weights',
   setup(build) {
-    build.onLoad({ filter: /learned-head\.json$/ }, (args) => {
-      const { parameters: _weights, ...head } = JSON.parse(readFileSync(args.path, 'utf8'));
+    build.onLoad({ filter: /(learned|copying)-head\.json$/ }, (args) => {
+      const {
+        parameters: _weights,
+        float16: _halves,
+        ...head
+      } = JSON.parse(readFileSync(args.path, 'utf8'));
       return { loader: 'json', contents: JSON.stringify(head) };
     });
   },

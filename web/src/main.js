@@ -3,10 +3,12 @@
 // update(). If WebAssembly cannot load, a banner says so and the narrative (plain HTML) stays.
 import './style.css';
 import { loadCore } from './core.js';
+import { copyingHead } from './copying-head.js';
 import { learnedHead } from './learned-head.js';
 import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
+import { savedModelOf } from './state.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
@@ -62,7 +64,7 @@ function declare(facts) {
 // has loaded (only the page's copy holds the head).
 function backgroundMap(compute, core, learning) {
   return async (state) => {
-    if (state.vectors === 'learned') return learnedMap(core, learning, state);
+    if (savedModelOf(state)) return learnedMap(core, learning, state);
     const outcome = await compute.run('map', 'attentionMap', state);
     // Asked after the map, but the map does not wait for the answer.
     compute.run('heap', 'heapInUse').then((heap) => {
@@ -75,7 +77,9 @@ function backgroundMap(compute, core, learning) {
 async function learnedMap(core, learning, state) {
   try {
     await learning.load();
-    learnedHead(); // decoded from float16 here, so the time below is the core's alone
+    // decoded from float16 here, so the time below is the core's alone
+    if (state.vectors === 'learned') learnedHead();
+    else copyingHead();
     const started = performance.now();
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };
