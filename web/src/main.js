@@ -34,7 +34,7 @@ const FIGURES = {
 const LATER = {
   file: 'later-figures.js',
   global: 'AttentionLaterFigures',
-  what: 'the code of the figures of sections 5 to 7',
+  what: 'the code of the figures of sections 5 to 9',
 };
 
 function showBanner(message) {

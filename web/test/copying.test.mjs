@@ -142,3 +142,32 @@ describe('the copying head on the map', () => {
     );
   });
 });
+
+describe("the copying head's recorded growth (section 9)", () => {
+  test('draws from the committed asset, marks where the head forms and says it was recorded', async () => {
+    const saved = JSON.parse(
+      readFileSync(new URL('../assets/copying-head.json', import.meta.url), 'utf8'),
+    );
+    await openPage('', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('#copying canvas[role="img"]');
+      const label = await page.getAttribute('#copying canvas', 'aria-label');
+      // the first step at which layer 2's recorded induction score is 0.3 or more, found here
+      const layer2 = saved.curve.induction[1];
+      const formed = saved.curve.step[layer2.findIndex((score) => score >= 0.3)];
+      assert.match(label, new RegExp(`at step ${formed}\\b`));
+      const timing = await page.textContent('#copying [data-role="timing"]');
+      assert.match(timing, /Recorded from the native run \(npm run grow\)/);
+      const rows = await page.$$eval('#copying tbody tr', (trs) => trs.length);
+      assert.equal(rows, saved.curve.step.length);
+      const painted = await page.$eval('#copying canvas', (canvas) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let inked = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
+        return inked;
+      });
+      assert.ok(painted > 1000, `the chart painted ${painted} pixels`);
+      assert.deepEqual(problems, []);
+    });
+  });
+});

@@ -1,0 +1,42 @@
+// The copying head's growth, as the native run recorded it (web/assets/copying-head.json's curve,
+// written by `npm run grow`): the points to draw, the step the second head's induction score
+// first reached 0.3 (attention-grow's own crossed03), and every sentence the figure prints.
+// Pure: runs in Node. Nothing here trains; the page only replays the recording.
+import { fixed } from '../../lib/format.js';
+
+export const FORMS_AT = 0.3; // the induction score at which the page says the head has formed
+
+// curve: { step, trainLoss, heldOutLoss, induction: [layer 1, layer 2] }; training: { crossed03,
+// msPerStep, steps }.
+export function growthModel({ curve, training }) {
+  const points = (values) =>
+    curve.step
+      .map((x, i) => ({ x, y: values[i] }))
+      .filter((point) => point.y !== null && point.y !== undefined);
+  const formedAt = training.crossed03;
+  const lastLoss = curve.trainLoss.at(-1);
+  const nativeSeconds = (training.msPerStep * training.steps) / 1000;
+  return {
+    loss: points(curve.trainLoss),
+    induction: points(curve.induction.at(-1)),
+    formedAt,
+    formedLabel: `head forms: step ${formedAt}`,
+    lastStep: curve.step.at(-1),
+    ariaLabel:
+      `Recorded native run: the training loss falls from ${fixed(
+        curve.trainLoss.find((y) => y !== null),
+        2,
+      )} ` +
+      `to ${fixed(lastLoss, 2)} over ${training.steps} steps, and layer 2's induction score ` +
+      `first reaches ${FORMS_AT} at step ${formedAt}, where the loss drops faster.`,
+    timing:
+      `Recorded from the native run (npm run grow): ${training.steps.toLocaleString('en-US')} steps at ` +
+      `${fixed(training.msPerStep, 0)} ms each took about ${Math.round(nativeSeconds)} s; a browser ` +
+      'would take at least that long, so the page replays the recording instead of growing it live.',
+    table: curve.step.map((step, i) => [
+      String(step),
+      curve.trainLoss[i] === null ? '–' : fixed(curve.trainLoss[i], 3),
+      fixed(curve.induction.at(-1)[i], 3),
+    ]),
+  };
+}
