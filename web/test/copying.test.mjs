@@ -171,3 +171,25 @@ describe("the copying head's recorded growth (section 9)", () => {
     });
   });
 });
+
+describe('the experiment "Say it twice"', () => {
+  test('puts layer 2 on a phrase said twice, with the share the drawn weights give', async () => {
+    await openPage('', async (page, problems) => {
+      await page.click('[data-experiment="say-twice"]');
+      await poll(
+        async () => /Layer 2/.test(await page.textContent('[data-role="experiment-note"]')),
+        {
+          message: 'the experiment never showed its note',
+        },
+      );
+      assert.equal(await page.inputValue('#map-vectors'), 'copying-2');
+      assert.equal(await page.inputValue('#map-text'), PHRASE);
+      const rows = await downloadedWeights(page);
+      const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
+      const shown = await page.textContent('[data-role="experiment-note"]');
+      assert.ok(shown.includes(`Of the ${withEarlier} rows`), shown);
+      assert.ok(shown.includes(`, ${intoCopy} (`), shown);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
