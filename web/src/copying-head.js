@@ -1,6 +1,6 @@
 // The two-layer model grown natively (`npm run grow`, web/assets/copying-head.json): its shape,
 // vocabulary, census and recorded curve travel in the bundle; its weights (one float16 base64
-// string) come with learning.js on the page (the bundle's copy of the JSON has none:
+// string, less the tensors no map reads) come with learning.js on the page (the bundle's copy of the JSON has none:
 // scripts/build-web.mjs) and from the JSON itself in Node. It is not the trained one-layer head
 // (learned-head.js).
 import saved from '../assets/copying-head.json' with { type: 'json' };
@@ -33,6 +33,17 @@ function savedHalves() {
   return halves;
 }
 
+// Floats in the model's flat buffer (cpp/learning/layered/layered_model.hpp parameter_layout).
+const TOTAL = saved.tensors.reduce((sum, { rows, cols }) => sum + rows * cols, 0);
+
+// The weights, zero-padded to the whole layout: the page's copy leaves out the tensors that
+// come last and no map reads (scripts/build-web.mjs), Node's has them all.
+function flatParameters() {
+  const parameters = new Float32Array(TOTAL);
+  parameters.set(decodeFloat16Base64(savedHalves()));
+  return parameters;
+}
+
 // The model as the learning core's copyingHeadLoad takes it.
 export function copyingHead() {
   decoded ??= Object.freeze({
@@ -42,7 +53,7 @@ export function copyingHead() {
     layers: COPYING_HEAD.layers,
     layerNorm: COPYING_HEAD.layerNorm,
     scale: COPYING_HEAD.scale,
-    parameters: decodeFloat16Base64(savedHalves()),
+    parameters: flatParameters(),
   });
   return decoded;
 }
