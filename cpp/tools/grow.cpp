@@ -365,9 +365,13 @@ int grow(const Options& options) {
     for (int seed : options.seeds) {
         tried.push_back(grow_seed(options, vocabulary, tokens, static_cast<std::uint64_t>(seed)));
         const SeedResult& last = tried.back();
-        std::printf("seed %d: %s (layer-2 induction > 0.3 at step %ld, > 0.5 at step %ld; %.1f ms/step)\n\n",
-                    seed, last.formed ? "a copying head formed" : "no copying head", last.crossed_03,
-                    last.crossed_05, last.ms_per_step);
+        const auto when = [](long step) {
+            return step < 0 ? std::string("never") : "step " + std::to_string(step);
+        };
+        std::printf(
+            "seed %d: %s in %ld steps (layer-2 induction > 0.3: %s, > 0.5: %s; %.1f ms/step of CPU)\n\n",
+            seed, last.formed ? "a copying head formed" : "no copying head", last.steps,
+            when(last.crossed_03).c_str(), when(last.crossed_05).c_str(), last.ms_per_step);
         if (last.formed) break;
     }
     if (!tried.back().formed) {
