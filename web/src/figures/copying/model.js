@@ -5,6 +5,10 @@
 import { fixed } from '../../lib/format.js';
 
 export const FORMS_AT = 0.3; // the induction score at which the page says the head has formed
+// How much slower a training step runs in wasm than natively: the one-head trainer's measured
+// 11–13 ms against 5.8–7.0 ms per step (docs/learning.md). The two-layer model's wasm step is not
+// measured; the page's estimate of a browser run scales the native time by this.
+export const WASM_SLOWDOWN = 2;
 
 // curve: { step, trainLoss, heldOutLoss, induction: [layer 1, layer 2] }; training: { crossed03,
 // msPerStep, steps }.
@@ -28,11 +32,12 @@ export function growthModel({ curve, training }) {
         2,
       )} ` +
       `to ${fixed(lastLoss, 2)} over ${training.steps} steps, and layer 2's induction score ` +
-      `first reaches ${FORMS_AT} at step ${formedAt}, where the loss drops faster.`,
+      `first reaches ${FORMS_AT} at step ${formedAt}.`,
     timing:
       `Recorded from the native run (npm run grow): ${training.steps.toLocaleString('en-US')} steps at ` +
-      `${fixed(training.msPerStep, 0)} ms each took about ${Math.round(nativeSeconds)} s; a browser ` +
-      'would take at least that long, so the page replays the recording instead of growing it live.',
+      `${fixed(training.msPerStep, 0)} ms each took about ${Math.round(nativeSeconds)} s. A browser would take about ` +
+      `${WASM_SLOWDOWN}× as long per step, about ${Math.round((WASM_SLOWDOWN * nativeSeconds) / 60)} minutes in all, ` +
+      'so the page replays the recording instead of growing it live.',
     table: curve.step.map((step, i) => [
       String(step),
       curve.trainLoss[i] === null ? '–' : fixed(curve.trainLoss[i], 3),
