@@ -43,6 +43,24 @@ function torchOutputsScript() {
 const SHAKESPEARE_CHARACTERS = 60000;
 const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
 const learnedHeadFile = join(root, 'web/assets/learned-head.json');
+// The copying head (web/assets/copying-head.json, section 9): its float16 weights as one base64
+// string, decoded on the page (web/src/copying-head.js), without the last two tensors: the last
+// layer's output projection and the unembedding only predict the next character, which no map
+// reads, so they stay zero on the page (about 12 KB gzipped less).
+const copyingHeadFile = join(root, 'web/assets/copying-head.json');
+const COPYING_UNREAD = ['layer2.output', 'unembedding'];
+
+function copyingHeadHalves() {
+  const saved = JSON.parse(readFileSync(copyingHeadFile, 'utf8'));
+  const last = saved.tensors.length - COPYING_UNREAD.length;
+  const unread = saved.tensors.slice(last).map(({ name }) => name);
+  if (unread.join() !== COPYING_UNREAD.join())
+    throw new Error(`copying-head.json ends with ${unread}, not ${COPYING_UNREAD}`);
+  const halves = saved.tensors.slice(0, last).reduce((sum, { rows, cols }) => sum + rows * cols, 0);
+  return Buffer.from(saved.float16, 'base64')
+    .subarray(0, 2 * halves)
+    .toString('base64');
+}
 
 // A script minified by terser, after Emscripten 3.1.6 (which removes whitespace but keeps every
 // name) or esbuild's minifier: a few KB less gzipped per script. The name `_scriptDir` stays: the compute
@@ -63,6 +81,7 @@ async function learningScript() {
   const data = {
     parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
     shakespeare: corpus.slice(0, cut + 1),
+    copyingHead: copyingHeadHalves(),
   };
   const module = await minified(learningModule);
   return `${module}\nglobalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
@@ -71,8 +90,12 @@ async function learningScript() {
 const learnedHeadWithoutWeights = {
   name: 'learned-head-without-weights',
   setup(build) {
-    build.onLoad({ filter: /learned-head\.json$/ }, (args) => {
-      const { parameters: _weights, ...head } = JSON.parse(readFileSync(args.path, 'utf8'));
+    build.onLoad({ filter: /(learned|copying)-head\.json$/ }, (args) => {
+      const {
+        parameters: _weights,
+        float16: _halves,
+        ...head
+      } = JSON.parse(readFileSync(args.path, 'utf8'));
       return { loader: 'json', contents: JSON.stringify(head) };
     });
   },

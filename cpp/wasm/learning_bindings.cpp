@@ -6,8 +6,10 @@
 #include "wasm/bindings.hpp"
 
 #include "learning/backward.hpp"
+#include "learning/layered/copying_head.hpp"
 #include "learning/training.hpp"
 #include "trained/learned_head.hpp"
+#include "tutorial/map.hpp"
 
 #include <emscripten/bind.h>
 
@@ -283,6 +285,105 @@ val learned_head_map_js(val request) {
 EMSCRIPTEN_BINDINGS(attention_learned_head) {
     emscripten::function("learnedHeadLoad", &learned_head_load_js);
     emscripten::function("learnedHeadMap", &learned_head_map_js);
+}
+
+// ---- The copying head on the map -----------------------------------------------------------
+// The two-layer model grown natively (web/assets/copying-head.json): handed over once as one flat
+// float32 buffer in parameter_layout() order (copyingHeadLoad), then either layer's map of any
+// text (copyingHeadMap), with how many of that layer's rows point into an earlier copy.
+
+namespace {
+
+struct CopyingHead {
+    LayeredConfig config;
+    std::vector<float> parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+std::unique_ptr<CopyingHead>& loaded_copying_head() {
+    static std::unique_ptr<CopyingHead> head;
+    return head;
+}
+
+// { vocabulary: [characters], context, d, layers, layerNorm, scale, parameters: Float32Array }
+val copying_head_load_js(val head) {
+    return guarded([&] {
+        require_request(head, "copyingHeadLoad");
+        auto out = std::make_unique<CopyingHead>();
+        out->vocabulary =
+            Vocabulary(emscripten::vecFromJSArray<std::string>(array_field(head, "vocabulary")));
+        out->config.vocabulary = out->vocabulary.size();
+        out->config.context = int_field(head, "context", 1, kMaxModelContext);
+        out->config.d = int_field(head, "d", 1, kMaxModelWidth);
+        out->config.layers = int_field(head, "layers", 1, kMaxLayers);
+        out->config.layer_norm = bool_field(head, "layerNorm");
+        out->config.scale = scale_field(head, "scale");
+        validate_layered_config(out->config);
+        const auto total = static_cast<double>(parameter_layout(out->config).total);
+        out->parameters = matrix_from(head["parameters"], 1, total, "parameters").values;
+        loaded_copying_head() = std::move(out);
+        val result = val::object();
+        result.set("parameters", total);
+        return result;
+    });
+}
+
+// Rows i ≥ 1 whose character occurred before them, and of those, rows whose largest weight lands
+// right after an earlier occurrence (points_into_earlier_copy): the counts the page's note quotes,
+// taken on the weights the map draws.
+void set_copy_counts(val& result, const Matrix& weights, const std::vector<int>& ids) {
+    const std::vector<bool> into = points_into_earlier_copy(weights, ids);
+    long with_earlier = 0, into_copy = 0;
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids[i]) ==
+            ids.begin() + static_cast<std::ptrdiff_t>(i))
+            continue;
+        ++with_earlier;
+        into_copy += into[i] ? 1 : 0;
+    }
+    result.set("rowsWithEarlier", static_cast<double>(with_earlier));
+    result.set("rowsIntoCopy", static_cast<double>(into_copy));
+}
+
+// { text, layer, detail }: the fields of attentionMap for one layer's head (its q, k, v are those
+// of the layer's normed input), plus layer, rowsWithEarlier and rowsIntoCopy. What the model
+// refuses is the text (empty, a character it never met, longer than its position table).
+val copying_head_map_js(val request) {
+    return guarded([&] {
+        require_request(request, "copyingHeadMap");
+        if (!loaded_copying_head())
+            throw std::invalid_argument("no copying head is loaded (copyingHeadLoad first)");
+        const CopyingHead& saved = *loaded_copying_head();
+        const std::string text = string_field(request, "text");
+        const int layer = int_field(request, "layer", 1, saved.config.layers);
+        const MapDetail level = detail_field(request, "detail");
+        const LayeredConfig& c = saved.config;
+        const std::vector<int> ids = in_field("text", [&] {
+            return learned_head_tokens(ModelConfig{c.vocabulary, c.context, c.d, c.scale}, saved.vocabulary,
+                                       text);
+        });
+        Batch window{1, static_cast<int>(ids.size()), ids};
+        window.tokens.push_back(0);  // a target is never read here; it only completes the window
+        LayeredActivations acts;
+        layered_forward(c, saved.parameters, window, acts);
+        const LayerActivations& at = acts.layers[static_cast<std::size_t>(layer - 1)];
+        const Intermediates head = head_at_detail(at.q, at.k, at.v, c.scale, true, level);
+        std::vector<std::string> tokens;
+        for (int id : ids) tokens.push_back(saved.vocabulary.characters()[static_cast<std::size_t>(id)]);
+        val result = map_object(tokens, c.d, at.q, at.k, at.v, head, row_statistics(head.weights));
+        result.set("init", std::string("trained"));
+        result.set("pos", std::string("learned"));
+        result.set("layer", layer);
+        set_copy_counts(result, head.weights, ids);
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_copying_head) {
+    emscripten::function("copyingHeadLoad", &copying_head_load_js);
+    emscripten::function("copyingHeadMap", &copying_head_map_js);
 }
 
 EMSCRIPTEN_BINDINGS(attention_learning_heap) {

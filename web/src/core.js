@@ -8,6 +8,7 @@
 // ('text', 'scale', 'd', …, or null), so callers handle bad input with try/catch like any
 // other JS error and can show it beside that field's control. The learning section's module
 // has its own wrapper (learning-core.js).
+import { copyingLayer } from './copying-head.js';
 import { STANDARD_SCALE } from './lib/scale.js';
 
 // options.learning: () => the learning module's core (learning-core.js) once it has loaded,
@@ -50,6 +51,13 @@ function trainedHeadMap(learning, text, detail) {
   return core.learnedHeadMap({ text, detail });
 }
 
+// One layer of the copying head's map, on the learning module's core.
+function copyingMap(learning, text, layer, detail) {
+  const core = learning();
+  if (!core) throw new Error('the copying head is not loaded here (it comes with learning.js)');
+  return core.copyingHeadMap({ text, layer, detail });
+}
+
 // The formula, the fused kernel and one cell's score: q, k: (T, d) and v: (T, dV) row-major
 // Float32Arrays; scale: { mode, factor } (lib/scale.js), 1/√d unless given.
 function headMethods(module) {
@@ -89,10 +97,13 @@ function mapMethods(module, learning) {
     // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on
     // Shakespeare (options.learning): one token per character, its own d, positions and 1/√d,
     // causal, whatever the other fields say; its result also says where each row peaks
-    // (peakTargets).
+    // (peakTargets). vectors 'copying-1' and 'copying-2' are the two layers of the copying
+    // head (copying-head.js), likewise fixed; their result adds rowsWithEarlier, rowsIntoCopy.
     attentionMap(request) {
       const filled = withDefaults(MAP_DEFAULTS, request);
       if (filled.vectors === 'learned') return trainedHeadMap(learning, filled.text, filled.detail);
+      const layer = copyingLayer(filled.vectors);
+      if (layer) return copyingMap(learning, filled.text, layer, filled.detail);
       return unwrap(module.attentionMap(filled));
     },
 

@@ -4,7 +4,8 @@
 import { startModule, unwrap, withDefaults } from './core.js';
 import { STANDARD_SCALE } from './lib/scale.js';
 
-// options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap. The page
+// options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap, and
+// options.copyingHead: () => the copying head (copying-head.js), for copyingHeadMap. The page
 // passes it; the learning worker does not, so the head's weights are not sent twice (its maps
 // are small and always computed on the page).
 export async function loadLearningCore(factory = globalThis.AttentionLearning, options = {}) {
@@ -19,6 +20,17 @@ function learnedHeadMapper(module, learnedHead) {
     if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
     loaded = true;
     return unwrap(module.learnedHeadMap({ text, detail }));
+  };
+}
+
+// The copying head's maps, likewise: the model (copying-head.js) is handed over on the first map.
+function copyingHeadMapper(module, copyingHead) {
+  let loaded = false;
+  return (request) => {
+    if (!copyingHead) throw new Error('the copying head is loaded on the page only, not here');
+    if (!loaded) unwrap(module.copyingHeadLoad(copyingHead()));
+    loaded = true;
+    return unwrap(module.copyingHeadMap(withDefaults({ layer: 2, detail: 'all' }, request)));
   };
 }
 
@@ -65,13 +77,19 @@ function learningMethods(module) {
   };
 }
 
-export function wrapLearning(module, { learnedHead = null } = {}) {
+export function wrapLearning(module, { learnedHead = null, copyingHead = null } = {}) {
   const learnedHeadMap = learnedHeadMapper(module, learnedHead);
+  const copyingHeadMap = copyingHeadMapper(module, copyingHead);
   return {
     ...learningMethods(module),
     // Bytes allocated in this module and not yet freed (core.js's heapInUse, for this one).
     heapInUse: () => module.heapInUse(),
     // The trained head's map of text: the fields of core.js's attentionMap, plus peakTargets.
     learnedHeadMap: ({ text, detail = 'all' }) => learnedHeadMap(text, detail),
+    // Layer 1 or 2 of the copying head on text ({ text, layer, detail }): the fields of
+    // core.js's attentionMap, plus layer, rowsWithEarlier (rows whose character came earlier)
+    // and rowsIntoCopy (of those, rows whose largest weight lands right after an earlier
+    // occurrence of their character: cpp/learning/layered/copying_head.hpp).
+    copyingHeadMap: (request) => copyingHeadMap(request),
   };
 }

@@ -7,6 +7,7 @@
 // In Node (the tests) there is no script to load: they start attention-learning.js themselves.
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
+import { copyingHead } from './copying-head.js';
 import { learnedHead } from './learned-head.js';
 import { loadLearningCore } from './learning-core.js';
 import { loadScript } from './lib/load-script.js';
@@ -27,7 +28,7 @@ export function createLearning({ documentRef = globalThis.document, ...options }
 
   function load() {
     loaded ??= loadScript(FILE, 'AttentionLearningData', WHAT, documentRef)
-      .then(() => loadLearningCore(globalThis.AttentionLearning, { learnedHead }))
+      .then(() => loadLearningCore(globalThis.AttentionLearning, { learnedHead, copyingHead }))
       .then((started) => {
         core = started;
         client = createCompute({

@@ -4,10 +4,12 @@
 import './style.css';
 import './print.css';
 import { loadCore } from './core.js';
+import { copyingHead } from './copying-head.js';
 import { learnedHead } from './learned-head.js';
 import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
+import { savedModelOf } from './state.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
@@ -35,7 +37,7 @@ const FIGURES = {
 const LATER = {
   file: 'later-figures.js',
   global: 'AttentionLaterFigures',
-  what: 'the code of the figures of sections 5 to 7',
+  what: 'the code of the figures of sections 5 to 9',
 };
 
 function showBanner(message) {
@@ -65,7 +67,7 @@ function declare(facts) {
 // has loaded (only the page's copy holds the head).
 function backgroundMap(compute, core, learning) {
   return async (state) => {
-    if (state.vectors === 'learned') return learnedMap(core, learning, state);
+    if (savedModelOf(state)) return learnedMap(core, learning, state);
     const outcome = await compute.run('map', 'attentionMap', state);
     // Asked after the map, but the map does not wait for the answer.
     compute.run('heap', 'heapInUse').then((heap) => {
@@ -78,7 +80,9 @@ function backgroundMap(compute, core, learning) {
 async function learnedMap(core, learning, state) {
   try {
     await learning.load();
-    learnedHead(); // decoded from float16 here, so the time below is the core's alone
+    // decoded from float16 here, so the time below is the core's alone
+    if (state.vectors === 'learned') learnedHead();
+    else copyingHead();
     const started = performance.now();
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };

@@ -6,6 +6,7 @@
 // Every check returns either { value } or { error } with a sentence a person can act on;
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
 // from the core (core.limits), passed in: this file holds no copy of them.
+import { COPYING_CHOICES, COPYING_HEAD } from './copying-head.js';
 import { LEARNED_HEAD } from './learned-head.js';
 import { formatScale, parseScale, STANDARD_SCALE } from './lib/scale.js';
 
@@ -80,7 +81,8 @@ export function createChecks(limits) {
     seed: (raw) => wholeNumber(raw, 'Seed', 0, Number.MAX_SAFE_INTEGER),
     causal: (raw) => flag(raw, 'causal'),
     scale: parseScale,
-    vectors: (raw) => oneOf(raw, 'vectors', ['position', 'token', 'learned']),
+    vectors: (raw) =>
+      oneOf(raw, 'vectors', ['position', 'token', 'learned', ...Object.keys(COPYING_CHOICES)]),
     init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
     pos: checkPositions,
     stretch: (raw) => flag(raw, 'stretch'),
@@ -101,15 +103,17 @@ export function crossCheck(state) {
 // its own width, was trained causally and scales by 1/√d, so those fields are set to what it
 // does (the map, the four lines and the link then all say what it does); seed, init and pos
 // do not apply to it and are kept for when the reader switches back.
+// The copying head's two layers (vectors=copying-1, copying-2) fix the same fields to its own.
 export function withLearnedHead(state) {
-  if (state.vectors !== 'learned') return state;
-  return {
-    ...state,
-    tokens: 'chars',
-    d: LEARNED_HEAD.d,
-    causal: true,
-    scale: LEARNED_HEAD.scale,
-  };
+  const head = savedModelOf(state);
+  if (!head) return state;
+  return { ...state, tokens: 'chars', d: head.d, causal: true, scale: head.scale };
+}
+
+// The saved model a state's map shows (its d and scale), or null for the page's own recipe.
+export function savedModelOf(state) {
+  if (state.vectors === 'learned') return LEARNED_HEAD;
+  return state.vectors in COPYING_CHOICES ? COPYING_HEAD : null;
 }
 
 // Width d rests while the map uses the tutorial's recipe (Wq, Wk = 0.5·randn(d, d)): under it
@@ -117,7 +121,7 @@ export function withLearnedHead(state) {
 // section 5 teaches. The standard recipe keeps the scores' spread at every width; the map
 // offers it in one click (attention-map/model.js recipeNote).
 export function widthRests(state) {
-  return state.vectors === 'learned' || state.init === 'tutorial';
+  return savedModelOf(state) !== null || state.init === 'tutorial';
 }
 
 export function serializeValue(key, value) {

@@ -19,6 +19,7 @@ import {
   DEFAULT_STATE,
   parseHash,
   sameMap,
+  savedModelOf,
   withLearnedHead,
 } from './state.js';
 
@@ -134,7 +135,7 @@ function computeNow(core, request) {
 
 const goesToBackground = (store, background, request) =>
   Boolean(background) &&
-  (request.vectors === 'learned' || (store.state !== null && store.isLarge(request)));
+  (savedModelOf(request) !== null || (store.state !== null && store.isLarge(request)));
 
 // Computes store.requested; a background answer is kept only if nothing newer was asked since,
 // and is published at once (it arrives when the worker finishes, not on a frame of its own).

@@ -307,7 +307,7 @@ describe('controls, experiments and links (over http)', () => {
     const page = await context.newPage();
     await page.goto(url());
     const headings = await page.$$eval('h2', (nodes) => nodes.map((node) => node.textContent));
-    assert.equal(headings.length, 9);
+    assert.equal(headings.length, 10);
     assert.match(await page.textContent('#scale'), /variance/);
     assert.equal(await page.isVisible('[data-figure="map"] .needs-script'), true);
     await context.close();

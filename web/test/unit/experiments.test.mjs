@@ -95,6 +95,10 @@ test('each note quotes its live number and its baseline as printed', () => {
     'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
     unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     learned: (n) => [fixed(n.now, 2), fixed(n.before, 2), `${n.previous} of ${n.rows} rows`],
+    'say-twice': (n) => [
+      `Of the ${n.rowsWithEarlier} rows`,
+      `, ${n.rowsIntoCopy} (${Math.round((100 * n.rowsIntoCopy) / n.rowsWithEarlier)}%)`,
+    ],
     tutorial: () => [],
   };
   for (const experiment of EXPERIMENTS) {
@@ -138,4 +142,21 @@ test('the trained-head experiment counts the rows the core says peak one charact
   }
   assert.equal(note.numbers.previous, previous);
   assert.equal(note.numbers.rows, result.T - 1);
+});
+
+test('"Say it twice" quotes the rows the drawn weights point into an earlier copy', () => {
+  const { result, note } = noteOf(EXPERIMENTS.find((experiment) => experiment.id === 'say-twice'));
+  // The rule of cpp/learning/layered/copying_head.hpp, recounted here on the weights.
+  const characters = [...result.tokens];
+  let withEarlier = 0;
+  let intoCopy = 0;
+  for (let i = 1; i < result.T; i++) {
+    if (!characters.slice(0, i).includes(characters[i])) continue;
+    withEarlier += 1;
+    const row = Array.from(result.weights.subarray(i * result.T, i * result.T + i + 1));
+    const peak = row.indexOf(Math.max(...row));
+    if (peak >= 1 && characters[peak - 1] === characters[i]) intoCopy += 1;
+  }
+  assert.deepEqual(note.numbers, { rowsWithEarlier: withEarlier, rowsIntoCopy: intoCopy });
+  assert.equal(result.layer, 2);
 });

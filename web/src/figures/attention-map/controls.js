@@ -2,8 +2,9 @@
 // store's requested state (a control holding a rejected value is left alone, so the person
 // can fix it; its message shows beside it).
 import { CUSTOM, customScale, namedScale, SCALE_CHOICES, scaleLabel } from '../../lib/scale.js';
+import { COPYING_HEAD } from '../../copying-head.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
-import { widthRests } from '../../state.js';
+import { savedModelOf, widthRests } from '../../state.js';
 
 // What the trained head decides for itself (state.js's withLearnedHead): these controls rest.
 const FIXED_BY_LEARNED_HEAD = ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'];
@@ -29,9 +30,11 @@ export function controlsMarkup(limits) {
       <option value="position">position</option>
       <option value="token">token</option>
       <option value="learned">token, trained</option>
+      <option value="copying-1">two heads: layer 1, looks one back</option>
+      <option value="copying-2">two heads: layer 2, copies what came next</option>
     </select>
   </div>
-  <p class="control wide hint" data-role="learned-fixed" hidden>While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${LEARNED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.</p>
+  <p class="control wide hint" data-role="learned-fixed" hidden></p>
   <div class="control">
     <label for="map-d">Head width d (1–${limits.maxMapWidth})</label>
     <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message map-recipe-note">
@@ -85,6 +88,12 @@ export function controlsMarkup(limits) {
 
 const factorFromSlider = (slider) => Number((10 ** Number(slider.value)).toPrecision(3));
 
+// What the resting controls' hint says for each saved model.
+const FIXED_HINTS = Object.freeze({
+  learned: `While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${LEARNED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.`,
+  copying: `While the two heads are on, the other settings rest: they read one token per character and keep what they grew with, d = ${COPYING_HEAD.d}, their own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply.`,
+});
+
 // Wires every control to dispatch; returns the inputs by field name.
 export function wireControls(root, dispatch) {
   const $ = (id) => root.querySelector(`#map-${id}`);
@@ -131,7 +140,7 @@ export function syncControls(root, inputs, state, errors) {
   setValue(inputs.text, state.text, errors.text);
   setValue(inputs.d, String(state.d), errors.d);
   setValue(inputs.seed, String(state.seed), errors.seed);
-  const learned = state.vectors === 'learned';
+  const learned = savedModelOf(state) !== null;
   for (const field of ['tokens', 'vectors']) inputs[field].value = state[field];
   // The trained head has no random recipe and brings its own positions: the resting controls
   // say so, while the state keeps the reader's choices for when they switch back.
@@ -149,7 +158,11 @@ export function syncControls(root, inputs, state, errors) {
   const rests = widthRests(state) && !learned;
   inputs.d.readOnly = rests;
   inputs.d.setAttribute('aria-disabled', String(rests));
-  root.querySelector('[data-role="learned-fixed"]').hidden = !learned;
+  const hint = root.querySelector('[data-role="learned-fixed"]');
+  hint.hidden = !learned;
+  hint.textContent = learned
+    ? FIXED_HINTS[state.vectors === 'learned' ? 'learned' : 'copying']
+    : '';
   inputs.factor.disabled = !custom || learned;
   if (custom && document.activeElement !== inputs.factor) {
     inputs.factor.value = String(Math.log10(state.scale.factor));

@@ -4,7 +4,9 @@
 import { cell, compact, fixed, significant, visibleToken } from '../../lib/format.js';
 import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
 import { customScale, scaleLabel } from '../../lib/scale.js';
+import { COPYING_HEAD, copyingLayer } from '../../copying-head.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
+import { copyingNoteText } from '../../lib/copying-note.js';
 import { DEFAULT_STATE } from '../../state.js';
 import { alphabet, learnedNote } from './learned-note.js';
 
@@ -26,6 +28,12 @@ export function isMasked(state, row, col) {
 
 // What the map's head is: a random recipe, or the head trained on Shakespeare.
 function headDescription(state, result) {
+  if (copyingLayer(state.vectors)) {
+    return (
+      `${result.T} characters, layer ${result.layer} of the two grown heads, d = ${result.d}, ` +
+      `${scaleLabel(state.scale, result.scaleFactor)}, causal`
+    );
+  }
   if (state.vectors === 'learned') {
     return (
       `${result.T} characters, the head trained on Shakespeare, d = ${result.d}, ` +
@@ -156,6 +164,13 @@ export function recipeNote(snapshot) {
 
 // The note at the text box: what typing can change, given how token vectors are made.
 export function textNote(state) {
+  if (copyingLayer(state.vectors)) {
+    return {
+      text:
+        `The two heads read up to ${COPYING_HEAD.context} characters, from the ` +
+        `${COPYING_HEAD.vocabulary.length} they met in Shakespeare. Say something twice and watch the second copy.`,
+    };
+  }
   if (state.vectors === 'learned') {
     return {
       text:
@@ -214,6 +229,9 @@ export function table(result) {
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
   const colours = state.stretch ? ' · colours stretched to the largest weight' : '';
+  if (copyingLayer(state.vectors)) {
+    return `Attention weights for “${text}” · characters · layer ${copyingLayer(state.vectors)} of the two grown heads · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
+  }
   if (state.vectors === 'learned') {
     return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
@@ -238,6 +256,13 @@ export function csvRows(result) {
   return rows;
 }
 
+// The note beside the map: the saved model's live note, or the recipe's.
+function recipeFor(snapshot) {
+  const { state, result } = snapshot;
+  if (copyingLayer(state.vectors) && result.layer) return { text: copyingNoteText(result) };
+  return state.vectors === 'learned' ? learnedNote(result, LEARNED_HEAD) : recipeNote(snapshot);
+}
+
 // Everything the figure shows for one snapshot (null before the first good result).
 export function mapModel(snapshot) {
   const { state, result } = snapshot;
@@ -245,7 +270,7 @@ export function mapModel(snapshot) {
   return {
     summary: summary(state, result, snapshot.computeMs),
     ariaLabel: ariaLabel(state, result),
-    recipe: state.vectors === 'learned' ? learnedNote(result, LEARNED_HEAD) : recipeNote(snapshot),
+    recipe: recipeFor(snapshot),
     textNote: textNote(snapshot.requested ?? state),
     labels: result.tokens.map(visibleToken),
     colours: colourScale(state, result),

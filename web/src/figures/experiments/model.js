@@ -6,6 +6,7 @@
 import { DEFAULT_STATE, mapFields, sameMap, withLearnedHead } from '../../state.js';
 import { exactly, fixed } from '../../lib/format.js';
 import { LEARNED_HEAD } from '../../learned-head.js';
+import { copyingNoteText } from '../../lib/copying-note.js';
 import { INVERSE_D, namedScale, STANDARD_SCALE, UNSCALED } from '../../lib/scale.js';
 import {
   meanPreviousWeight,
@@ -47,6 +48,15 @@ const UNTRAINED = Object.freeze({
   init: 'standard',
   d: LEARNED_HEAD.d,
 });
+
+// Layer 2 of the copying head on a phrase said twice: its second copy should point into the first.
+const TWICE = Object.freeze(
+  withLearnedHead({
+    ...TUTORIAL,
+    text: 'what shall I do? say what; what shall I do?',
+    vectors: 'copying-2',
+  }),
+);
 
 // Largest |a_c - b_c| between row a and row b of a row-major matrix of `width` columns.
 export function rowDifference(matrix, width, a, b) {
@@ -282,6 +292,20 @@ export const EXPERIMENTS = Object.freeze([
           `Trained to guess Shakespeare’s next character, this head gives the character just ` +
           `before a row ${fixed(now, 2)} of its weight on average, and ${counts.previous} of ` +
           `${rows} rows peak there. A random head of its width gives ${fixed(before, 2)}.`,
+      };
+    },
+  },
+  {
+    id: 'say-twice',
+    title: 'Say it twice',
+    state: TWICE,
+    baseline: null,
+    note(result) {
+      const { rowsWithEarlier, rowsIntoCopy } = result;
+      return {
+        numbers: { rowsWithEarlier, rowsIntoCopy },
+        claims: { copies: rowsIntoCopy > rowsWithEarlier / 2 },
+        text: copyingNoteText(result),
       };
     },
   },

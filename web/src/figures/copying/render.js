@@ -1,0 +1,79 @@
+// Draws the growth model: a Chart.js line chart (loss on the left axis, layer 2's induction score
+// on the right), a dashed line where the head forms with its label, and the numbers table.
+import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
+import { cssColor } from '../../theme.js';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale);
+
+// The vertical mark at the step the head forms, labelled at the top of the plot.
+function formsPlugin(model) {
+  return {
+    id: 'copyingForms',
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea: area, scales } = chart;
+      const x = scales.x.getPixelForValue(model.formedAt);
+      ctx.save();
+      ctx.strokeStyle = cssColor('--text');
+      ctx.setLineDash([4, 4]);
+      ctx.beginPath();
+      ctx.moveTo(x, area.top);
+      ctx.lineTo(x, area.bottom);
+      ctx.stroke();
+      ctx.fillStyle = cssColor('--text');
+      ctx.font = '12px system-ui, sans-serif';
+      ctx.textAlign = x > (area.left + area.right) / 2 ? 'right' : 'left';
+      ctx.fillText(model.formedLabel, x + (ctx.textAlign === 'left' ? 6 : -6), area.top + 12);
+      ctx.restore();
+    },
+  };
+}
+
+const axisTitle = (text, color) => ({ display: true, text, color });
+
+export function drawChart(canvas, model) {
+  const loss = cssColor('--accent');
+  const induction = cssColor('--accent-2');
+  const line = (label, data, color, yAxisID) => ({
+    label,
+    data,
+    yAxisID,
+    borderColor: color,
+    backgroundColor: color,
+    pointRadius: 2,
+    borderWidth: 2,
+  });
+  return new Chart(canvas, {
+    type: 'line',
+    data: {
+      datasets: [
+        line('training loss', model.loss, loss, 'y'),
+        line("layer 2's induction score", model.induction, induction, 'score'),
+      ],
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      parsing: false,
+      plugins: { legend: { display: false }, tooltip: { enabled: false } },
+      scales: {
+        x: { type: 'linear', min: 0, max: model.lastStep, title: axisTitle('step') },
+        y: { type: 'linear', title: axisTitle('training loss (nats)', loss) },
+        score: {
+          type: 'linear',
+          position: 'right',
+          min: 0,
+          max: 1,
+          grid: { drawOnChartArea: false },
+          title: axisTitle('induction score', induction),
+        },
+      },
+    },
+    plugins: [formsPlugin(model)],
+  });
+}
+
+export function tableMarkup(rows) {
+  const body = rows.map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`);
+  return `<table><caption>The recorded run, every 50 steps</caption><thead><tr><th scope="col">step</th><th scope="col">training loss</th><th scope="col">layer 2's induction score</th></tr></thead><tbody>${body.join('')}</tbody></table>`;
+}

@@ -1,0 +1,195 @@
+// The copying head on the built page (dist/) in Chromium: the map's choice of either layer, its
+// link, its note against the weights the map draws (the downloaded CSV, read here), and a host
+// without learning.js. The share is recounted here by the rule of
+// cpp/learning/layered/copying_head.hpp: a row i ≥ 1 whose character came earlier points into an
+// earlier copy when its largest weight (the first, on a tie) lands on a key j ≥ 1 with
+// token j − 1 equal to token i.
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useChromium, watchProblems } from './chromium.mjs';
+import { poll } from './engines/page.mjs';
+
+const chromium = useChromium();
+const PHRASE = 'what shall I do? say what; what shall I do?';
+
+async function openPage(hash, body, { route } = {}) {
+  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  if (route) await page.route('**/learning.js', route);
+  try {
+    await page.goto(chromium.url(hash));
+    await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
+    await body(page, problems);
+  } finally {
+    await page.close();
+  }
+}
+
+// The map's weights as its CSV carries them (six significant digits): { tokens, rows }.
+async function downloadedWeights(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-role="csv"]'),
+  ]);
+  const lines = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  const rows = lines.slice(1).map((line) =>
+    line
+      .split(',')
+      .slice(-lines.length + 1)
+      .map(Number),
+  );
+  return rows;
+}
+
+// The rule, on the drawn weights: [rows whose character came earlier, of those into a copy].
+function shareByRule(characters, rows) {
+  let withEarlier = 0;
+  let intoCopy = 0;
+  for (let i = 1; i < characters.length; i++) {
+    if (!characters.slice(0, i).includes(characters[i])) continue;
+    withEarlier++;
+    const row = rows[i].slice(0, i + 1);
+    const peak = row.indexOf(Math.max(...row));
+    if (peak >= 1 && characters[peak - 1] === characters[i]) intoCopy++;
+  }
+  return [withEarlier, intoCopy];
+}
+
+const note = (page) => page.textContent('[data-role="recipe-note"]');
+
+async function noteMentions(page, pattern) {
+  await poll(async () => pattern.test(await note(page)), {
+    message: `no note matching ${pattern}`,
+  });
+}
+
+describe('the copying head on the map', () => {
+  test('layer 2 on a phrase said twice: the note quotes the share the drawn weights give', async () => {
+    const hash = `#vectors=copying-2&text=${encodeURIComponent(PHRASE)}`;
+    await openPage(hash, async (page, problems) => {
+      await noteMentions(page, /Layer 2/);
+      assert.equal(await page.inputValue('#map-vectors'), 'copying-2');
+      for (const id of ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'])
+        assert.equal(await page.isDisabled(`#map-${id}`), true, id);
+      assert.equal(await page.inputValue('#map-d'), '64');
+      const rows = await downloadedWeights(page);
+      assert.equal(rows.length, [...PHRASE].length);
+      const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
+      const text = await note(page);
+      assert.ok(
+        text.includes(`Of the ${withEarlier} rows whose character came earlier, ${intoCopy} (`),
+        text,
+      );
+      assert.ok(intoCopy / withEarlier > 0.3, `layer 2 copies: ${intoCopy}/${withEarlier}`);
+      assert.ok(text.split(/\s+/).length <= 45, text);
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('layer 1 draws too, and the choice travels in the link both ways', async () => {
+    await openPage(`#text=${encodeURIComponent(PHRASE)}`, async (page, problems) => {
+      await page.selectOption('#map-vectors', 'copying-1');
+      await noteMentions(page, /Layer 1/);
+      assert.match(page.url(), /vectors=copying-1/);
+      const rows = await downloadedWeights(page);
+      const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
+      assert.ok((await note(page)).includes(`Of the ${withEarlier} rows`));
+      assert.ok((await note(page)).includes(`, ${intoCopy} (`));
+      await page.selectOption('#map-vectors', 'copying-2');
+      await noteMentions(page, /Layer 2/);
+      assert.match(page.url(), /vectors=copying-2/);
+      await page.selectOption('#map-vectors', 'position');
+      await poll(async () => (await page.isDisabled('#map-seed')) === false, {
+        message: 'the seed did not wake when the two heads were switched off',
+      });
+      assert.doesNotMatch(page.url(), /copying/);
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('old links still open what they did', async () => {
+    for (const [hash, vectors] of [
+      ['#vectors=learned&text=to%20be', 'learned'],
+      ['#vectors=token&d=8', 'token'],
+      ['#pos=1', 'position'],
+    ]) {
+      await openPage(hash, async (page, problems) => {
+        assert.equal(await page.inputValue('#map-vectors'), vectors, hash);
+        assert.deepEqual(problems, []);
+      });
+    }
+  });
+
+  test('a host without learning.js: a message beside the text box, the last map stays', async () => {
+    const route = (request) => request.fulfill({ status: 404, body: '' });
+    await openPage(
+      '',
+      async (page) => {
+        const uncaught = [];
+        page.on('pageerror', (error) => uncaught.push(error.message));
+        const before = await page.innerHTML('#map-table tbody');
+        await page.selectOption('#map-vectors', 'copying-2');
+        await poll(async () => /could not load/.test(await page.textContent('#map-text-message')), {
+          message: 'no message when learning.js is missing',
+        });
+        assert.equal(await page.innerHTML('#map-table tbody'), before, 'the last map stays');
+        assert.deepEqual(uncaught, []);
+      },
+      { route },
+    );
+  });
+});
+
+describe("the copying head's recorded growth (section 9)", () => {
+  test('draws from the committed asset, marks where the head forms and says it was recorded', async () => {
+    const saved = JSON.parse(
+      readFileSync(new URL('../assets/copying-head.json', import.meta.url), 'utf8'),
+    );
+    await openPage('', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('#copying canvas[role="img"]');
+      const label = await page.getAttribute('#copying canvas', 'aria-label');
+      // the first step at which layer 2's recorded induction score is 0.3 or more, found here
+      const layer2 = saved.curve.induction[1];
+      const formed = saved.curve.step[layer2.findIndex((score) => score >= 0.3)];
+      assert.match(label, new RegExp(`at step ${formed}\\b`));
+      const timing = await page.textContent('#copying [data-role="timing"]');
+      assert.match(timing, /Recorded from the native run \(npm run grow\)/);
+      const rows = await page.$$eval('#copying tbody tr', (trs) => trs.length);
+      assert.equal(rows, saved.curve.step.length);
+      const painted = await page.$eval('#copying canvas', (canvas) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let inked = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
+        return inked;
+      });
+      assert.ok(painted > 1000, `the chart painted ${painted} pixels`);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
+
+describe('the experiment "Say it twice"', () => {
+  test('puts layer 2 on a phrase said twice, with the share the drawn weights give', async () => {
+    await openPage('', async (page, problems) => {
+      await page.click('[data-experiment="say-twice"]');
+      await poll(
+        async () => /Layer 2/.test(await page.textContent('[data-role="experiment-note"]')),
+        {
+          message: 'the experiment never showed its note',
+        },
+      );
+      assert.equal(await page.inputValue('#map-vectors'), 'copying-2');
+      assert.equal(await page.inputValue('#map-text'), PHRASE);
+      const rows = await downloadedWeights(page);
+      const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
+      const shown = await page.textContent('[data-role="experiment-note"]');
+      assert.ok(shown.includes(`Of the ${withEarlier} rows`), shown);
+      assert.ok(shown.includes(`, ${intoCopy} (`), shown);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
