@@ -75,8 +75,10 @@ Evaluation TrainingRun::evaluate(int windows) const {
         Batch chunk;
         chunk.batch = std::min(kChunk, count - first);
         chunk.context = held_out_.context;
-        const auto begin = held_out_.tokens.begin() + static_cast<std::ptrdiff_t>(first * window);
-        chunk.tokens.assign(begin, begin + static_cast<std::ptrdiff_t>(chunk.batch * window));
+        const auto begin =
+            held_out_.tokens.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * window);
+        chunk.tokens.assign(
+            begin, begin + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(chunk.batch) * window));
         const Evaluation part = attention::evaluate(config_, parameters_, chunk);
         if (count <= kChunk) return part;  // one chunk: its numbers as they are
         total.loss += part.loss * chunk.batch;
