@@ -103,7 +103,8 @@ std::vector<T> parse_list(const std::string& text, Parse parse) {
 }
 
 const char* kUsage =
-    "usage: attention-train [--steps N] [--batch B] [--context T] [--widths 16,64,256] [--seeds 0,1,2]\n"
+    "usage: attention-train [--help] [--steps N] [--batch B] [--context T] [--widths 16,64,256] [--seeds "
+    "0,1,2]\n"
     "                       [--configs nohead,sqrt,d,none] [--rates 0.03,0.01,0.003 | --lr RATE]\n"
     "                       [--optimizer adam|sgd] [--held-out-windows N] [--threads N] [--corpus PATH]\n"
     "                       [--out DIR] [--saved-width D] [--save-head] [--save-results]\n";
@@ -521,13 +522,13 @@ double share(const PeakCensus& census, PeakTarget target) {
 
 void print_saved_head(const std::vector<double>& mean, int d, const PeakCensus& census) {
     std::printf(
-        "\nwhere the trained 1/sqrt(d) head at d = %d, seed 0, looks (mean weight, held-out rows):\n"
+        "\nwhere the trained 1/sqrt(d) head at d = %d, first seed, looks (mean weight, held-out rows):\n"
         "  its own character %.3f, 1 back %.3f, 2 back %.3f, 3 back %.3f, further back %.3f\n",
         d, mean[0], mean[1], mean[2], mean[3], mean[4]);
     std::printf(
-        "where its rows peak, float16 weights as saved (%ld rows of the first %d held-out windows, row 0 "
-        "of each left out):\n ",
-        census.rows, kCensusWindows);
+        "where its rows peak, float16 weights as saved (%ld held-out rows, row 0 of each window left "
+        "out):\n ",
+        census.rows);
     for (int t = 1; t < kPeakTargetKinds; ++t)
         std::printf(" %s %.1f%%", peak_target_name(static_cast<PeakTarget>(t)),
                     100 * share(census, static_cast<PeakTarget>(t)));
@@ -729,6 +730,8 @@ std::vector<std::string> write_files(const Options& options, const Plan& plan,
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--help") return std::fputs(kUsage, stdout) < 0;
     try {
         const Options options = parse_arguments(argc, argv);
         const std::string text = read_text(options.corpus);
