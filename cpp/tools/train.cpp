@@ -467,8 +467,10 @@ void print_table(const Options& options, const std::vector<Run>& table) {
         }
     double seconds = 0;
     for (const Run& run : table) seconds += run.seconds;
-    std::printf("\n%zu runs in the table; their training steps took %.0f s of thread time in all\n",
-                table.size(), seconds);
+    std::printf(
+        "\n%zu runs in the table; their training steps took %.0f s of wall-clock time, summed over the "
+        "runs\n",
+        table.size(), seconds);
 }
 
 }  // namespace
