@@ -126,7 +126,7 @@ void set_option(Options& options, const std::string& flag, const std::string& va
     else if (flag == "--rates")
         options.rates = parse_list<double>(value, [](const std::string& s) { return std::stod(s); });
     else if (flag == "--lr")
-        options.learning_rate = std::stod(value);
+        options.learning_rate = std::stod(value) > 0 ? std::stod(value) : -1;
     else if (flag == "--optimizer")
         options.optimizer = value == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
     else if (flag == "--held-out-windows")
@@ -161,8 +161,16 @@ Options parse_arguments(int argc, char** argv) {
         else if (i + 1 >= argc)
             throw std::invalid_argument(std::string(kUsage) + "missing value after " + flag);
         else
-            set_option(options, flag, argv[++i]);
+            try {
+                set_option(options, flag, argv[++i]);
+            } catch (const std::logic_error& error) {  // std::stoi's invalid_argument and out_of_range
+                const std::string message = error.what();
+                if (message.rfind("sto", 0) != 0) throw;  // already a message for a person
+                throw std::invalid_argument(flag + " takes a number (or a list of numbers), not \"" +
+                                            argv[i] + "\"");
+            }
     }
+    if (!(options.learning_rate >= 0)) throw std::invalid_argument("--lr must be a number greater than 0");
     if (options.steps < 1) throw std::invalid_argument("--steps must be at least 1");
     if (options.held_out_windows < 1) throw std::invalid_argument("--held-out-windows must be at least 1");
     if (options.save_results && !is_default_protocol(options))
