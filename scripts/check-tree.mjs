@@ -17,6 +17,8 @@ export const EXEMPT = {
     'main() of attention-tutorial: CTest runs it (tutorial_command_reproduces_the_run); what it prints comes from tested functions',
   'cpp/tools/train.cpp':
     'main() of attention-train: tests/trained/test_learned_head.cpp checks the head it saves',
+  'cpp/tools/grow.cpp':
+    'main() of attention-grow: tests/learning/layered/ test the model, the growth run and the copying head it saves',
   'cpp/wasm/core_bindings.cpp':
     "embind glue of the page's module: web/test/core.test.mjs and hostile.test.mjs call it through the built module",
   'cpp/wasm/learning_bindings.cpp':

@@ -117,6 +117,7 @@ test('copyingHeadMap refuses bad text under the field text, and a bad layer unde
   assert.match(refusal({ text: 'a'.repeat(129) }).message, /at most 128/);
   assert.equal(refusal({ text: 'ab', layer: 3 })?.field, 'layer');
   assert.equal(refusal({ text: 'ab', layer: 0 })?.field, 'layer');
+});
 
 test("trainingStart's config 'nohead' trains the model without its head: no attention, a lower loss", () => {
   const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8').slice(0, 30000);
