@@ -6,7 +6,7 @@
 // study runs, while section 6 trains with its default settings and during a burst of 100 link
 // changes; section 6's default training from the click to "Finished"; and the gzipped size of
 // what the page fetches before the reader scrolls, and of what each file fetched later adds.
-// Run alone (`node bench/page-speed.mjs [--runs N]`) after `npm run build`, or as part of
+// Run alone (`node bench/page-speed.mjs [--runs N] [--only training]`) after `npm run build`, or as part of
 // bench/run.mjs, which runs it once per run and holds the medians to the targets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -315,7 +315,14 @@ async function attempt(what, measure) {
   }
 }
 
-async function measureOnce(browser, url) {
+// only: the names of the rows to measure (measureOnce's keys), or null for all of them.
+async function measureOnce(browser, url, only = null) {
+  if (only) {
+    const result = {};
+    if (only.includes('training'))
+      result.training = await attempt('section 6', () => trainingRun(browser, url));
+    return result;
+  }
   const result = {};
   result.firstMapMs = await attempt('first map', () => firstMapMs(browser, url));
   result.redraw = await attempt('redraw', async () => {
@@ -335,7 +342,7 @@ async function measureOnce(browser, url) {
   return result;
 }
 
-export async function measurePageSpeed({ runs = 1 } = {}) {
+export async function measurePageSpeed({ runs = 1, only = null } = {}) {
   const server = await serve(dist, 0);
   const browser = await launchChromium();
   try {
@@ -343,7 +350,7 @@ export async function measurePageSpeed({ runs = 1 } = {}) {
     const results = [];
     for (let run = 1; run <= runs; run++) {
       console.error(`page speed: run ${run} of ${runs} ...`);
-      results.push(await measureOnce(browser, url));
+      results.push(await measureOnce(browser, url, only));
     }
     return { runs: results, browserVersion: browser.version() };
   } finally {
@@ -477,7 +484,11 @@ export function printPageSpeed(speed, files) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runsAt = process.argv.indexOf('--runs');
-  const speed = await measurePageSpeed({ runs: runsAt > 0 ? Number(process.argv[runsAt + 1]) : 1 });
+  const onlyAt = process.argv.indexOf('--only');
+  const speed = await measurePageSpeed({
+    runs: runsAt > 0 ? Number(process.argv[runsAt + 1]) : 1,
+    only: onlyAt > 0 ? process.argv[onlyAt + 1].split(',') : null,
+  });
   const files = pageBytes();
   printPageSpeed(speed, files);
   for (const target of pageTargets(speed, files)) console.log(targetLine(target));
