@@ -4,7 +4,7 @@
 import './style.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
-import { createLearning } from './learning.js';
+import { createLearning, workerCount } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
@@ -118,8 +118,9 @@ async function mountAll(core, store, mounted, { compute, learning, onMapShown })
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
   setupGlossary(document);
-  // The learning section's module and data load on first use, with a worker of their own.
+  // The learning section's module and data load on first use, with workers of their own.
   const learning = createLearning({
+    workers: workerCount(training.RUNS_AT_ONCE),
     onNotice: showBanner,
     onMode: (mode, reason) => declare({ learningCompute: mode, learningComputeReason: reason }),
   });
