@@ -1,10 +1,10 @@
 // model.cpp: the one-head character model's forward pass, loss and hand-written gradients, split
 // as llm.c splits gpt2_forward and gpt2_backward: forward() keeps the activations that backward()
-// reads. See model.hpp for the model. All B·T positions of a batch are stacked into one (B·T, d)
-// matrix for the projections; attention runs window by window, giving formula()'s weights and
-// output bit for bit (causal_attention below), and goes back through backward_from_weights().
-// Every product is a register-blocked one from products.hpp, whose sums keep the plain loop's
-// order: the fast code computes the very numbers the plain loops did.
+// reads. The no-head baseline takes the same passes with the attention ones left out. See model.hpp for the
+// model. All B·T positions of a batch are stacked into one (B·T, d) matrix for the projections; attention
+// runs window by window, giving formula()'s weights and output bit for bit (causal_attention below), and goes
+// back through backward_from_weights(). Every product is a register-blocked one from products.hpp, whose sums
+// keep the plain loop's order: the fast code computes the very numbers the plain loops did.
 #include "learning/model.hpp"
 
 #include "attention/checks.hpp"
@@ -255,8 +255,8 @@ std::array<const Matrix*, Parameters::kCount> Parameters::all() const {
 
 Parameters zero_parameters(const ModelConfig& config) {
     validate_config(config);
-    const int V = config.vocabulary, T = config.context, d = config.d;
-    return {Matrix(V, d), Matrix(T, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, d), Matrix(d, V)};
+    const int V = config.vocabulary, T = config.context, d = config.d, h = config.head ? d : 0;
+    return {Matrix(V, d), Matrix(T, d), Matrix(h, h), Matrix(h, h), Matrix(h, h), Matrix(h, h), Matrix(d, V)};
 }
 
 Parameters initial_parameters(const ModelConfig& config, std::uint64_t seed) {
@@ -274,6 +274,8 @@ Parameters initial_parameters(const ModelConfig& config, std::uint64_t seed) {
     p.value = randn_matrix(generator, d, d, width);
     p.output = randn_matrix(generator, d, d, width);
     p.unembedding = randn_matrix(generator, d, V, width);
+    if (!config.head)
+        for (Matrix* m : {&p.query, &p.key, &p.value, &p.output}) *m = Matrix();
     return p;
 }
 
@@ -331,10 +333,15 @@ Evaluation forward(const ModelConfig& config, const Parameters& p, const Batch& 
     Activations local;
     Activations& acts = kept ? *kept : local;
     Evaluation result;
-    attention_forward(config, p, batch, acts, kept ? nullptr : &result.attention);
-    // 3. residual, unembedding, loss.
-    acts.h = multiply(acts.heads, p.output);
-    for (std::size_t e = 0; e < acts.h.values.size(); ++e) acts.h.values[e] += acts.x.values[e];
+    if (config.head) {
+        attention_forward(config, p, batch, acts, kept ? nullptr : &result.attention);
+        // 3. residual, unembedding, loss.
+        acts.h = multiply(acts.heads, p.output);
+        for (std::size_t e = 0; e < acts.h.values.size(); ++e) acts.h.values[e] += acts.x.values[e];
+    } else {
+        acts.x = embed(p, batch);  // 1. and 3.: no head, so h = x
+        acts.h = acts.x;
+    }
     acts.probabilities = multiply(acts.h, p.unembedding);
     result.loss = cross_entropy(acts.probabilities, batch, kept != nullptr);
     return result;
@@ -353,6 +360,10 @@ void backward(const ModelConfig& config, const Parameters& p, const Batch& batch
     add_transposed_times(g.unembedding, acts.h, d_logits);
     Matrix d_h(B * T, d);
     add_times_transposed(d_h, d_logits, p.unembedding);
+    if (!config.head) {  // h = x
+        embedding_backward(d_h, batch, g);
+        return;
+    }
     add_transposed_times(g.output, acts.heads, d_h);
     Matrix d_heads(B * T, d);
     add_times_transposed(d_heads, d_h, p.output);
@@ -393,6 +404,7 @@ HeadInputs head_inputs_for(const ModelConfig& config, const Parameters& p, const
     window.tokens = tokens;
     window.tokens.push_back(0);  // a target is never read here; it only completes the window
     validate_config(config);
+    if (!config.head) throw std::invalid_argument("the model without a head has no q, k or v");
     require_parameter_shapes(config, p);
     require_tokens(config, window);
     HeadInputs in;

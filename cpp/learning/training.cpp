@@ -8,6 +8,8 @@ namespace attention {
 
 namespace {
 
+constexpr int kChunk = 32;  // held-out windows measured at once
+
 TrainingRun::Split split(const std::vector<int>& tokens, int context) {
     const std::size_t window = static_cast<std::size_t>(context) + 1;
     if (tokens.size() < window)
@@ -23,7 +25,7 @@ TrainingRun::Split split(const std::vector<int>& tokens, int context) {
 }
 
 ModelConfig config_for(const Vocabulary& vocabulary, const TrainingOptions& options) {
-    ModelConfig config{vocabulary.size(), options.context, options.d, options.scale};
+    ModelConfig config{vocabulary.size(), options.context, options.d, options.scale, options.head};
     validate_config(config);
     return config;
 }
@@ -62,8 +64,31 @@ StepReport TrainingRun::step() {
     return report;
 }
 
-Evaluation TrainingRun::evaluate() const {
-    return attention::evaluate(config_, parameters_, held_out_);
+Evaluation TrainingRun::evaluate(int windows) const {
+    if (windows < 1) throw std::invalid_argument("evaluate needs at least 1 window");
+    const int count = std::min(windows, held_out_.batch);
+    // Every window holds `context` predictions and `context` attention rows: a chunk's means
+    // count in proportion to its windows.
+    Evaluation total;
+    const std::size_t window = static_cast<std::size_t>(held_out_.context) + 1;
+    for (int first = 0; first < count; first += kChunk) {
+        Batch chunk;
+        chunk.batch = std::min(kChunk, count - first);
+        chunk.context = held_out_.context;
+        const auto begin =
+            held_out_.tokens.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * window);
+        chunk.tokens.assign(
+            begin, begin + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(chunk.batch) * window));
+        const Evaluation part = attention::evaluate(config_, parameters_, chunk);
+        if (count <= kChunk) return part;  // one chunk: its numbers as they are
+        total.loss += part.loss * chunk.batch;
+        total.attention.mean_entropy_nats += part.attention.mean_entropy_nats * chunk.batch;
+        total.attention.mean_peak_weight += part.attention.mean_peak_weight * chunk.batch;
+    }
+    total.loss /= count;
+    total.attention.mean_entropy_nats /= count;
+    total.attention.mean_peak_weight /= count;
+    return total;
 }
 
 }  // namespace attention

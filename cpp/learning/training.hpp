@@ -5,7 +5,8 @@
 // The text is split once: the first 90% (at least one window) is sampled for training, the
 // rest held out; the held-out loss and attention statistics are measured on up to
 // `evaluation_windows` consecutive windows from it (from the training part when the text is
-// too short to hold any out). It is not a general trainer: no checkpoints, no schedules.
+// too short to hold any out): 32 on the page, the whole tail (kWholeHeldOut) for
+// `npm run train`. It is not a general trainer: no checkpoints, no schedules.
 #pragma once
 
 #include "learning/corpus.hpp"
@@ -17,10 +18,14 @@
 
 namespace attention {
 
+// evaluation_windows for every window the held-out tail holds.
+constexpr int kWholeHeldOut = 1 << 30;
+
 struct TrainingOptions {
     int context = 64;  // characters per window
     int d = 64;
     Scale scale = Scale::inverse_sqrt_d();
+    bool head = true;  // false: the no-head baseline (model.hpp), whose scale is not read
     OptimizerSettings optimizer;
     int batch = 16;          // windows per step
     std::uint64_t seed = 0;  // initial parameters (torch.manual_seed) and batches (mt19937)
@@ -43,7 +48,9 @@ class TrainingRun {
     TrainingRun(Vocabulary vocabulary, const std::vector<int>& tokens, const TrainingOptions& options);
 
     StepReport step();
-    Evaluation evaluate() const;  // on the held-out windows
+    // On the first `windows` held-out windows (all of them by default), 32 windows at a time so
+    // that the whole tail fits in memory; the first 32 give the very numbers of one batch of 32.
+    Evaluation evaluate(int windows = kWholeHeldOut) const;
 
     const Vocabulary& vocabulary() const { return vocabulary_; }
     const ModelConfig& config() const { return config_; }

@@ -101,19 +101,27 @@ val character_list(const std::vector<std::string>& characters) {
 }
 
 // Held-out loss, attention summary and the probe's weights: what the page draws after steps.
+// A run without a head has no attention: its summary and weights are null.
 void set_measurements(val& result, const Session& session) {
     const Evaluation measured = session.run->evaluate();
     result.set("step", static_cast<double>(session.run->steps_taken()));
     result.set("heldOutLoss", measured.loss);
+    if (!session.run->config().head) {
+        for (const char* name : {"meanEntropy", "meanPeak", "weights"}) result.set(name, val::null());
+        return;
+    }
     result.set("meanEntropy", measured.attention.mean_entropy_nats);
     result.set("meanPeak", measured.attention.mean_peak_weight);
     result.set("weights", matrix_object(attention_weights_for(session.run->config(),
                                                               session.run->parameters(), session.probe)));
 }
 
-// { name, text, d, scale, optimizer, learningRate, seed, batch, context } → the options of a run.
+// { name, text, config, d, scale, optimizer, learningRate, seed, batch, context } → the options of a
+// run. config is "head" (the one-head model) or "nohead" (its baseline without the head, whose
+// scale is still checked but not used).
 TrainingOptions training_options(const val& request) {
     TrainingOptions options;
+    options.head = choice_field<bool>(request, "config", {{"head", true}, {"nohead", false}});
     options.d = int_field(request, "d", 1, kMaxTrainingWidth);
     options.scale = scale_field(request, "scale");
     in_field("scale", [&] { scale_factor(options.scale, options.d); });

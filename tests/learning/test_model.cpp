@@ -259,3 +259,98 @@ TEST_CASE("a diverged run stops with a message instead of a NaN loss", "[model][
     REQUIRE(invalid_argument_message([&] { evaluate(config, parameters, batch); }) ==
             "the loss is not finite: the run diverged");
 }
+
+namespace {
+
+// The no-head model's loss in float64, written out here (independent of model.cpp): the mean
+// over every position of −log softmax((E[t] + P[i])·U)[next character]. E, P, U as doubles, in
+// Parameters' shapes.
+struct HeadlessWeights {
+    std::vector<double> embedding, position, unembedding;  // (V, d), (T, d), (d, V)
+};
+
+double headless_loss(const HeadlessWeights& w, const Batch& batch, int V, int d) {
+    double total = 0;
+    const int T = batch.context;
+    for (int b = 0; b < batch.batch; ++b)
+        for (int i = 0; i < T; ++i) {
+            const int token = batch.tokens[static_cast<std::size_t>(b * (T + 1) + i)];
+            const int next = batch.tokens[static_cast<std::size_t>(b * (T + 1) + i + 1)];
+            std::vector<double> logits(static_cast<std::size_t>(V), 0.0);
+            for (int c = 0; c < d; ++c) {
+                const double x = w.embedding[static_cast<std::size_t>(token * d + c)] +
+                                 w.position[static_cast<std::size_t>(i * d + c)];
+                for (int j = 0; j < V; ++j)
+                    logits[static_cast<std::size_t>(j)] +=
+                        x * w.unembedding[static_cast<std::size_t>(c * V + j)];
+            }
+            double sum = 0;
+            for (double z : logits) sum += std::exp(z);
+            total += std::log(sum) - logits[static_cast<std::size_t>(next)];
+        }
+    return total / (batch.batch * T);
+}
+
+std::vector<double> as_doubles(const Matrix& m) {
+    return std::vector<double>(m.values.begin(), m.values.end());
+}
+
+}  // namespace
+
+TEST_CASE("without a head, the loss and every gradient match central differences in float64",
+          "[model][no-head][gradients]") {
+    ModelConfig config{7, 5, 4, Scale::inverse_sqrt_d()};
+    config.head = false;
+    const Parameters parameters = initial_parameters(config, 11);
+    const Batch batch{3, 5, {0, 1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2, 1, 0, 2, 2, 5, 5}};
+    Parameters gradients = zero_parameters(config);
+    const double loss = evaluate(config, parameters, batch, &gradients).loss;
+    HeadlessWeights w{as_doubles(parameters.embedding), as_doubles(parameters.position),
+                      as_doubles(parameters.unembedding)};
+    REQUIRE_THAT(loss, WithinAbs(headless_loss(w, batch, 7, 4), 1e-6));
+    const std::string name = GENERATE(as<std::string>{}, "embedding", "position", "unembedding");
+    CAPTURE(name);
+    std::vector<double>* weights = name == "embedding"  ? &w.embedding
+                                   : name == "position" ? &w.position
+                                                        : &w.unembedding;
+    const Matrix* gradient = name == "embedding"  ? &gradients.embedding
+                             : name == "position" ? &gradients.position
+                                                  : &gradients.unembedding;
+    double largest = 0, worst = 0;
+    for (std::size_t e = 0; e < weights->size(); ++e) {
+        const double kept = (*weights)[e], step = 1e-6;
+        (*weights)[e] = kept + step;
+        const double above = headless_loss(w, batch, 7, 4);
+        (*weights)[e] = kept - step;
+        const double below = headless_loss(w, batch, 7, 4);
+        (*weights)[e] = kept;
+        const double numeric = (above - below) / (2 * step);
+        largest = std::max(largest, std::fabs(numeric));
+        worst = std::max(worst, std::fabs(numeric - static_cast<double>(gradient->values[e])));
+    }
+    CAPTURE(largest, worst);
+    REQUIRE(largest > 1e-3);  // the comparison is not of zeros
+    REQUIRE(worst / largest < 1e-5);
+}
+
+TEST_CASE("the no-head model is the headed one's E, P and U with no head matrices", "[model][no-head]") {
+    ModelConfig headed{7, 5, 4, Scale::none()};
+    ModelConfig headless = headed;
+    headless.head = false;
+    const Parameters with = initial_parameters(headed, 3), without = initial_parameters(headless, 3);
+    REQUIRE(without.embedding.values == with.embedding.values);
+    REQUIRE(without.position.values == with.position.values);
+    REQUIRE(without.unembedding.values == with.unembedding.values);
+    for (const Matrix* m : {&without.query, &without.key, &without.value, &without.output})
+        REQUIRE(m->values.empty());
+    // A step of Adam moves E, P and U and nothing else breaks on the empty head matrices.
+    Parameters parameters = without, gradients = zero_parameters(headless);
+    const Batch batch{1, 5, {0, 1, 2, 3, 4, 5}};
+    evaluate(headless, parameters, batch, &gradients);
+    Optimizer(OptimizerSettings{}).step(parameters, gradients);
+    REQUIRE(parameters.unembedding.values != without.unembedding.values);
+    REQUIRE(contains(invalid_argument_message([&] {
+                         attention_weights_for(headless, parameters, {0, 1});
+                     }),
+                     "without a head"));
+}

@@ -122,6 +122,46 @@ TEST_CASE("a training run's first step is the model's gradient on the sampler's 
     REQUIRE(first.query_gradient_norm > 0);
 }
 
+TEST_CASE("the held-out loss over many windows is their mean, 32 windows at a time", "[training][held-out]") {
+    std::string text;
+    for (int i = 0; i < 500; ++i)
+        text += i % 7 == 0 ? "a rose by any other name. " : "the cat sat on the mat. ";
+    TrainingOptions options = small_options(Scale::inverse_sqrt_d());
+    options.evaluation_windows = kWholeHeldOut;
+    TrainingRun training(text, options);
+    for (int step = 0; step < 5; ++step) training.step();
+    const Batch& all = training.held_out();
+    REQUIRE(all.batch ==
+            static_cast<int>(text.size() - text.size() / 10 * 9) / 17);  // every window of the tail
+    REQUIRE(all.batch > 64);
+    // All of it as one batch: the same mean, up to the order of the sums.
+    const Evaluation whole = evaluate(training.config(), training.parameters(), all);
+    const Evaluation chunked = training.evaluate();
+    REQUIRE_THAT(chunked.loss, Catch::Matchers::WithinRel(whole.loss, 1e-12));
+    REQUIRE_THAT(chunked.attention.mean_peak_weight,
+                 Catch::Matchers::WithinRel(whole.attention.mean_peak_weight, 1e-12));
+    // The first 32 windows: bit for bit what a run that keeps only 32 measures.
+    options.evaluation_windows = 32;
+    TrainingRun page(text, options);
+    for (int step = 0; step < 5; ++step) page.step();
+    REQUIRE(training.evaluate(32).loss == page.evaluate().loss);
+    REQUIRE(training.evaluate(32).loss != chunked.loss);
+}
+
+TEST_CASE("a run without a head learns, and has no attention to summarise", "[training][no-head]") {
+    TrainingOptions options = small_options(Scale::inverse_sqrt_d());
+    options.head = false;
+    TrainingRun training(rhyme(), options);
+    const double before = training.evaluate().loss;
+    StepReport last;
+    for (int step = 0; step < 60; ++step) last = training.step();
+    const Evaluation after = training.evaluate();
+    CAPTURE(before, after.loss);
+    REQUIRE(after.loss < before - 1.0);
+    REQUIRE(last.query_gradient_norm == 0);
+    REQUIRE(after.attention.mean_peak_weight == 0);
+}
+
 TEST_CASE("a training run rejects a text too short for one window", "[training][errors]") {
     REQUIRE(invalid_argument_message([] { TrainingRun("abcabc", small_options(Scale::none())); }) ==
             "the text has 6 characters; a context of 16 needs at least 17");

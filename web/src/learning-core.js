@@ -23,6 +23,7 @@ function learnedHeadMapper(module, learnedHead) {
 }
 
 const TRAINING_DEFAULTS = Object.freeze({
+  config: 'head',
   d: 64,
   scale: STANDARD_SCALE,
   optimizer: 'adam',
@@ -45,10 +46,15 @@ function learningMethods(module) {
     },
 
     // Training runs live in the core, keyed by name (starting a name again replaces its run):
-    // { name, text, d, scale, optimizer, learningRate, seed, batch, context }.
+    // { name, text, config, d, scale, optimizer, learningRate, seed, batch, context }.
+    // config: 'head' (the default: the one-head model, scaled by `scale`) or 'nohead' (the same
+    // model with the attention path removed, h = x: the baseline; its scale is not used).
     // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
     // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
-    // attention. A pasted text trains with a vocabulary of its own characters.
+    // attention. A 'nohead' run has no attention: its meanEntropy, meanPeak and weights are
+    // null, and its queryGradientNorms and keyGradientNorms (trainingSteps) are 0. A pasted
+    // text trains with a vocabulary of its own characters. The learning rate that suits each
+    // width is learningRates[d] in web/assets/learning-results.json.
     trainingStart: (request) =>
       unwrap(module.trainingStart(withDefaults(TRAINING_DEFAULTS, request))),
 

@@ -71,3 +71,30 @@ test('attentionBackward throws the forward pass messages on bad input', () => {
   ];
   for (const [input, message] of cases) assert.throws(() => core.attentionBackward(input), message);
 });
+
+test("trainingStart's config 'nohead' trains the model without its head: no attention, a lower loss", () => {
+  const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8').slice(0, 30000);
+  const start = core.trainingStart({ name: 'baseline', text, d: 16, config: 'nohead' });
+  assert.equal(start.weights, null);
+  assert.equal(start.meanPeak, null);
+  assert.equal(start.meanEntropy, null);
+  assert.ok(start.heldOutLoss > 3.5, `untrained loss ${start.heldOutLoss}`);
+  const after = core.trainingSteps({ name: 'baseline', count: 40 });
+  assert.ok(after.heldOutLoss < start.heldOutLoss - 0.5, `after 40 steps ${after.heldOutLoss}`);
+  assert.deepEqual([...after.queryGradientNorms].slice(0, 3), [0, 0, 0]);
+  core.trainingStop({ name: 'baseline' });
+  // The headed run from the same seed starts elsewhere: its head adds to x before the unembedding.
+  const headed = core.trainingStart({ name: 'headed', text, d: 16, config: 'head' });
+  assert.notEqual(headed.heldOutLoss, start.heldOutLoss);
+  assert.equal(headed.weights.length, 24 * 24);
+  core.trainingStop({ name: 'headed' });
+});
+
+test('trainingStart refuses a config it does not know, blaming the config field', () => {
+  const text = 'abcdefghij'.repeat(20);
+  assert.throws(
+    () => core.trainingStart({ name: 'odd', text, d: 16, config: 'twohead' }),
+    (error) =>
+      error.field === 'config' && /config "twohead" is not one of head, nohead/.test(error.message),
+  );
+});
