@@ -62,7 +62,7 @@ async function begin(trainer, key, generation) {
     d,
     learningRate,
     scale,
-    head,
+    config: head ? 'head' : 'nohead',
     ...model.FIXED,
   });
   if (generation !== state.generation) return;
