@@ -19,12 +19,14 @@ namespace {
 // V = 3, d = 4, context = 4, every weight 0 but E[i][i] = 1 and U[i][(i + 1) mod 3] = 50: q, k
 // and v are 0, so h = x = E[t] and the logits after token t are 50 for t + 1 and 0 for the
 // others, a probability of 1 / (1 + 2e⁻⁵⁰) for the next character of the cycle.
-ModelConfig cycle_config() {
-    return ModelConfig{3, 4, 4, Scale::inverse_sqrt_d()};
+ModelConfig cycle_config(bool head = true) {
+    ModelConfig config{3, 4, 4, Scale::inverse_sqrt_d()};
+    config.head = head;
+    return config;
 }
 
-Parameters cycle_parameters() {
-    Parameters p = zero_parameters(cycle_config());
+Parameters cycle_parameters(bool head = true) {
+    Parameters p = zero_parameters(cycle_config(head));
     for (int i = 0; i < 3; ++i) {
         p.embedding.values[static_cast<std::size_t>(i * 4 + i)] = 1.0f;
         p.unembedding.values[static_cast<std::size_t>(i * 3 + (i + 1) % 3)] = 50.0f;
@@ -96,4 +98,10 @@ TEST_CASE("sampling refuses an empty prompt, a token outside the vocabulary and 
                      "outside the vocabulary"));
     REQUIRE(contains(invalid_argument_message([&] { sample_tokens(config, p, {0}, -1, 0); }), "below 0"));
     REQUIRE(sample_tokens(config, p, {0}, 0, 0).empty());
+}
+
+TEST_CASE("a model with no head writes through the same forward pass", "[sample][hand]") {
+    // h = x = E[t] without the head: the same cycle.
+    REQUIRE(sample_tokens(cycle_config(false), cycle_parameters(false), {1}, 4, 0) ==
+            std::vector<int>{2, 0, 1, 2});
 }

@@ -73,10 +73,19 @@ function createDrawing(parts, view, data) {
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
+  function schedule() {
+    if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+  }
+
   return {
     draw,
-    schedule() {
-      if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+    schedule,
+    // Colours come from the theme: a new chart and every map and box drawn again.
+    themeChanged() {
+      drawing.chart?.destroy();
+      drawing.chart = null;
+      render.forgetDrawn(parts);
+      schedule();
     },
     destroy() {
       cancelAnimationFrame(drawing.frame);
@@ -173,6 +182,7 @@ export function mount(element, { learning }) {
   parts.play.addEventListener('click', createPlay(parts, runner, learning, data));
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
+  document.addEventListener('themechange', drawing.themeChanged);
   parts.root.addEventListener('input', (event) => {
     if (event.target === parts.fields.text.control) settingChanged();
   });
@@ -181,6 +191,7 @@ export function mount(element, { learning }) {
   return {
     destroy() {
       stopWatching();
+      document.removeEventListener('themechange', drawing.themeChanged);
       runner.reset();
       drawing.destroy();
       parts.root.remove();

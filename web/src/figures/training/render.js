@@ -202,12 +202,27 @@ function drawMap(canvas, run) {
   context.drawImage(bitmap, MAP_MARGIN, MAP_MARGIN, MAP_SIZE - MAP_MARGIN, MAP_SIZE - MAP_MARGIN);
 }
 
+// What each element last showed, so a frame redraws only what changed (a map when its
+// weights are new, the text boxes when their words are).
+const shown = new WeakMap();
+function changed(node, value) {
+  if (shown.get(node) === value) return false;
+  shown.set(node, value);
+  return true;
+}
+
+// Forgets what was drawn, so that the next frame redraws everything (after a theme change).
+export function forgetDrawn(parts) {
+  for (const node of [parts.findings, parts.body, parts.samples.list]) shown.delete(node);
+  for (const { canvas } of Object.values(parts.maps.maps)) shown.delete(canvas);
+}
+
 export function drawMaps({ row, maps }, runs) {
   row.hidden = runs.length === 0;
   for (const run of runs) {
     if (!maps[run.key]) continue;
     const { canvas, line } = maps[run.key];
-    drawMap(canvas, run);
+    if (changed(canvas, run.weights)) drawMap(canvas, run);
     const probe = run.probe.map(visibleToken).join('');
     const at = run.latest?.step ?? 0;
     canvas.setAttribute(
@@ -221,6 +236,7 @@ export function drawMaps({ row, maps }, runs) {
 // samples: model.samples(runs).
 export function writeSamples({ box, list }, samples) {
   box.hidden = samples.length === 0;
+  if (!changed(list, samples.map((sample) => `${sample.step}:${sample.text}`).join('\n'))) return;
   list.replaceChildren(
     ...samples.flatMap(({ key, label, step, text }) => {
       const term = make('dt', { text: `${label}, step ${step}` });
@@ -236,10 +252,12 @@ export function showChart({ canvas, placeholder }, started) {
 }
 
 export function writeFindings(box, sentences) {
+  if (!changed(box, sentences.join('\n'))) return;
   box.replaceChildren(...sentences.map((text) => make('p', { text })));
 }
 
 export function writeTable(body, rows) {
+  if (!changed(body, JSON.stringify(rows))) return;
   body.replaceChildren(
     ...rows.map((row) => {
       const tr = make('tr');
