@@ -49,6 +49,11 @@ test('the page trains four models off the main thread, their losses fall and eac
       { timeout: 300000 },
     );
     const seconds = (Date.now() - started) / 1000;
+    // The table is written while it is open.
+    await page.click('#training .training__table summary');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#training .training__table tbody tr').length === 4,
+    );
     const rows = await page.$$eval('#training .training__table tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
     );

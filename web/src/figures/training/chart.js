@@ -11,7 +11,7 @@ import { NO_HEAD, RUNS } from './model.js';
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
 // Colour, dash and marker per run: a reader without colour still tells the lines apart.
-export const LINE_STYLES = Object.freeze({
+const LINE_STYLES = Object.freeze({
   [INVERSE_SQRT_D]: { colour: '--accent-2', dash: [], marker: 'circle' },
   [UNSCALED]: { colour: '--accent', dash: [7, 4], marker: 'triangle' },
   [INVERSE_D]: { colour: '--accent-3', dash: [2, 3], marker: 'rect' },
@@ -94,8 +94,15 @@ export function createLossChart(canvas, steps) {
   });
 }
 
+// What the chart last drew, so a frame whose points, range and name are the same does not
+// lay the chart out again (the points change only when the held-out windows are measured).
+const drawn = new WeakMap();
+
 // points: one array per run, in RUNS order; range: { min, max } of the y axis.
 export function drawChart(chart, points, range, label) {
+  const key = JSON.stringify([points, range, label]);
+  if (drawn.get(chart) === key) return;
+  drawn.set(chart, key);
   RUNS.forEach((_, i) => {
     chart.data.datasets[i].data = points[i];
   });

@@ -183,6 +183,7 @@ export function mount(element, { learning }) {
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
   document.addEventListener('themechange', drawing.themeChanged);
+  parts.body.closest('details').addEventListener('toggle', drawing.schedule);
   parts.root.addEventListener('input', (event) => {
     if (event.target === parts.fields.text.control) settingChanged();
   });

@@ -6,7 +6,6 @@ import { paintCells } from '../../lib/grid.js';
 import { magma } from '../../lib/magma.js';
 import { visibleToken } from '../../lib/format.js';
 import { cssColor } from '../../theme.js';
-import { LINE_STYLES } from './chart.js';
 import { HEADS, MAX_STEPS, RUNS, WIDTHS } from './model.js';
 
 export { createLossChart, drawChart } from './chart.js';
@@ -182,13 +181,13 @@ export function buildFigure(element, uid, settings) {
 
 // The probe's characters along the left (rows: the reading character) and top (columns: the
 // character read) edges, then the weights.
-function drawMap(canvas, run) {
+function drawMap(canvas, run, labelColour) {
   const context = canvas.getContext('2d');
   context.clearRect(0, 0, canvas.width, canvas.height);
   if (!run.weights) return;
   const T = run.probe.length;
   const cell = (MAP_SIZE - MAP_MARGIN) / T;
-  context.fillStyle = cssColor('--muted');
+  context.fillStyle = labelColour;
   context.font = `${Math.min(12, cell + 1)}px ui-monospace, monospace`;
   context.textAlign = 'center';
   context.textBaseline = 'middle';
@@ -219,10 +218,14 @@ export function forgetDrawn(parts) {
 
 export function drawMaps({ row, maps }, runs) {
   row.hidden = runs.length === 0;
+  let labelColour = null; // read once a frame, and only when a map is repainted
   for (const run of runs) {
     if (!maps[run.key]) continue;
     const { canvas, line } = maps[run.key];
-    if (changed(canvas, run.weights)) drawMap(canvas, run);
+    if (changed(canvas, run.weights)) {
+      labelColour ??= cssColor('--muted');
+      drawMap(canvas, run, labelColour);
+    }
     const probe = run.probe.map(visibleToken).join('');
     const at = run.latest?.step ?? 0;
     canvas.setAttribute(
@@ -239,8 +242,10 @@ export function writeSamples({ box, list }, samples) {
   if (!changed(list, samples.map((sample) => `${sample.step}:${sample.text}`).join('\n'))) return;
   list.replaceChildren(
     ...samples.flatMap(({ key, label, step, text }) => {
-      const term = make('dt', { text: `${label}, step ${step}` });
-      term.style.color = cssColor(LINE_STYLES[key].colour);
+      const term = make('dt', {
+        class: `training__sample--${key}`,
+        text: `${label}, step ${step}`,
+      });
       return [term, make('dd', { text: text.replaceAll('\n', '↵') })];
     }),
   );
@@ -256,8 +261,9 @@ export function writeFindings(box, sentences) {
   box.replaceChildren(...sentences.map((text) => make('p', { text })));
 }
 
+// Written only while the table is open (index.js draws again when it opens).
 export function writeTable(body, rows) {
-  if (!changed(body, JSON.stringify(rows))) return;
+  if (!body.closest('details').open || !changed(body, JSON.stringify(rows))) return;
   body.replaceChildren(
     ...rows.map((row) => {
       const tr = make('tr');
