@@ -2,7 +2,6 @@
 // draws the chart), the three heads' attention maps (the shared grid painter, with the probe's
 // characters along both edges), each run's latest sample, the sentences and the data table.
 // Every function takes what model.js computed; none decides.
-import { paintCells } from '../../lib/grid.js';
 import { magma } from '../../lib/magma.js';
 import { visibleToken } from '../../lib/format.js';
 import { cssColor } from '../../theme.js';
@@ -180,25 +179,49 @@ export function buildFigure(element, uid, settings) {
 }
 
 // The probe's characters along the left (rows: the reading character) and top (columns: the
-// character read) edges, then the weights.
-function drawMap(canvas, run, labelColour) {
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  if (!run.weights) return;
-  const T = run.probe.length;
-  const cell = (MAP_SIZE - MAP_MARGIN) / T;
+// character read) edges: drawn once per run and theme, not with every map.
+function drawLabels(context, probe, labelColour) {
+  const cell = (MAP_SIZE - MAP_MARGIN) / probe.length;
+  context.clearRect(0, 0, MAP_SIZE, MAP_SIZE);
   context.fillStyle = labelColour;
   context.font = `${Math.min(12, cell + 1)}px ui-monospace, monospace`;
   context.textAlign = 'center';
   context.textBaseline = 'middle';
-  run.probe.forEach((token, i) => {
+  probe.forEach((token, i) => {
     const at = MAP_MARGIN + (i + 0.5) * cell;
     context.fillText(visibleToken(token), MAP_MARGIN / 2, at);
     context.fillText(visibleToken(token), at, MAP_MARGIN / 2);
   });
-  const bitmap = paintCells(T, (row, col) => magma(run.weights[row * T + col]));
-  context.imageSmoothingEnabled = false;
-  context.drawImage(bitmap, MAP_MARGIN, MAP_MARGIN, MAP_SIZE - MAP_MARGIN, MAP_SIZE - MAP_MARGIN);
+}
+
+// The weights (T, T) as square cells of whole pixels, written straight into the canvas.
+function drawCells(context, weights, T) {
+  const cell = Math.floor((MAP_SIZE - MAP_MARGIN) / T);
+  const side = T * cell;
+  const pixels = context.createImageData(side, side);
+  const colours = Array.from(weights.subarray(0, T * T), magma);
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      const [r, g, b] = colours[Math.floor(y / cell) * T + Math.floor(x / cell)];
+      const offset = (y * side + x) * 4;
+      pixels.data[offset] = r;
+      pixels.data[offset + 1] = g;
+      pixels.data[offset + 2] = b;
+      pixels.data[offset + 3] = 255;
+    }
+  context.putImageData(pixels, MAP_MARGIN, MAP_MARGIN);
+}
+
+const labelled = new WeakMap(); // canvas -> the probe and colour its labels show
+
+function drawMap(canvas, run, labelColour) {
+  const context = canvas.getContext('2d');
+  const labels = `${labelColour}\n${run.probe.join('')}`;
+  if (labelled.get(canvas) !== labels) {
+    drawLabels(context, run.probe, labelColour);
+    labelled.set(canvas, labels);
+  }
+  if (run.weights) drawCells(context, run.weights, run.probe.length);
 }
 
 // What each element last showed, so a frame redraws only what changed (a map when its
@@ -213,7 +236,10 @@ function changed(node, value) {
 // Forgets what was drawn, so that the next frame redraws everything (after a theme change).
 export function forgetDrawn(parts) {
   for (const node of [parts.findings, parts.body, parts.samples.list]) shown.delete(node);
-  for (const { canvas } of Object.values(parts.maps.maps)) shown.delete(canvas);
+  for (const { canvas } of Object.values(parts.maps.maps)) {
+    shown.delete(canvas);
+    labelled.delete(canvas);
+  }
 }
 
 export function drawMaps({ row, maps }, runs) {
