@@ -210,7 +210,9 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
     options.context = saved.at("context");
     options.d = saved.at("d");
     options.seed = saved.at("seed");
+    options.evaluation_windows = saved.at("heldOutWindows");  // 1,716: the whole held-out tail
     const TrainingRun untrained(corpus, options);  // for the vocabulary and the held-out windows
+    REQUIRE(untrained.held_out().batch == options.evaluation_windows);
     REQUIRE(saved.at("vocabulary").get<std::vector<std::string>>() == untrained.vocabulary().characters());
 
     Parameters decoded = zero_parameters(untrained.config());
@@ -225,7 +227,7 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
             m.values[e] = half_to_float(static_cast<std::uint16_t>(bytes[2 * e] | (bytes[2 * e + 1] << 8)));
     }
     const double recorded = saved.at("heldOutLoss");
-    const Evaluation evaluation = evaluate(untrained.config(), decoded, untrained.held_out());
+    const Evaluation evaluation = evaluate(untrained.config(), decoded, untrained.held_out());  // one batch
     CAPTURE(recorded, evaluation.loss);
     // float16 keeps about 3 significant digits of every weight: the loss moves far less than that.
     REQUIRE_THAT(evaluation.loss, Catch::Matchers::WithinAbs(recorded, 2e-3));
