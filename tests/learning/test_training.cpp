@@ -211,7 +211,7 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
     options.d = saved.at("d");
     options.seed = saved.at("seed");
     options.evaluation_windows = saved.at("heldOutWindows");  // 1,716: the whole held-out tail
-    const TrainingRun untrained(corpus, options);  // for the vocabulary and the held-out windows
+    const TrainingRun untrained(corpus, options);             // for the vocabulary and the held-out windows
     REQUIRE(untrained.held_out().batch == options.evaluation_windows);
     REQUIRE(saved.at("vocabulary").get<std::vector<std::string>>() == untrained.vocabulary().characters());
 

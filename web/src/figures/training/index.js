@@ -94,6 +94,13 @@ function createDrawing(parts, view, data) {
   };
 }
 
+// The rate field's placeholder names the width's own rate once the table is here.
+function showWidthRate(parts, results) {
+  const rate = learningRateFor(results, Number(parts.fields.d.control.value));
+  parts.fields.learningRate.control.placeholder =
+    rate === null ? 'the width’s own' : `${rate} (this width’s own)`;
+}
+
 // The learning rate a run uses: the reader's, else the width's own from the native table.
 // { value } or { error } (the table did not load and the field is empty).
 function resolvedRate(settings, results) {
@@ -130,6 +137,7 @@ function createPlay(parts, runner, learning, data) {
     const ready = await learningLoaded();
     data.loading = false;
     if (!ready) return;
+    showWidthRate(parts, data.results);
     const resolved = resolvedRate(checked.value, data.results);
     if (resolved.error) {
       parts.status.textContent = 'Not started.';
@@ -137,13 +145,6 @@ function createPlay(parts, runner, learning, data) {
     }
     runner.start(resolved.value);
   };
-}
-
-// The rate field's placeholder names the width's own rate once the table is here.
-function showWidthRate(parts, results) {
-  const rate = learningRateFor(results, Number(parts.fields.d.control.value));
-  parts.fields.learningRate.control.placeholder =
-    rate === null ? 'the width’s own' : `${rate} (this width’s own)`;
 }
 
 // learning: the section's module and data, loaded on first use (learning.js's createLearning).
