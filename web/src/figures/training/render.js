@@ -1,6 +1,7 @@
 // Draws the training figure: its controls, progress line, the loss chart's frame (chart.js
-// draws the chart), the three heads' attention maps (the shared grid painter, with the probe's
-// characters along both edges), each run's latest sample, the sentences and the data table.
+// draws the chart), the three heads' attention maps (magma cells written straight into each
+// canvas, the probe's characters along both edges), each run's latest sample, the sentences and
+// the data table.
 // Every function takes what model.js computed; none decides.
 import { magma } from '../../lib/magma.js';
 import { visibleToken } from '../../lib/format.js';
