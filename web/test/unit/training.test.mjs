@@ -110,11 +110,28 @@ test('a run keeps its first-step gradient, a held-out point per measuring call, 
   assert.deepEqual(model.tableRows([twice])[0].trainingLoss, '2.100');
 });
 
-test('the held-out windows are measured after the first two calls, every third after, and at the end', () => {
-  const measured = [];
-  for (let step = 10; step <= 300; step += 10)
-    if (model.shouldMeasure(step, 300, 10)) measured.push(step);
-  assert.deepEqual(measured, [10, 20, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300]);
+// The steps a run reaches, call by call, with nextCount.
+function callEnds(totalSteps, perCall) {
+  const ends = [];
+  let run = { step: 0 };
+  while (model.nextCount(run, totalSteps, perCall) > 0) {
+    run = { step: run.step + model.nextCount(run, totalSteps, perCall) };
+    ends.push(run.step);
+  }
+  return ends;
+}
+
+test('the first calls are half as long, then the calls line up with whole multiples', () => {
+  assert.deepEqual(callEnds(45, 10), [5, 10, 20, 30, 40, 45]);
+  assert.deepEqual(callEnds(30, 5), [3, 5, 10, 15, 20, 25, 30]);
+  assert.deepEqual(callEnds(4, 10), [4]);
+});
+
+test('the held-out windows are measured early, every third call after, and at the end', () => {
+  const measured = callEnds(300, 10).filter((step) => model.shouldMeasure(step, 300, 10));
+  assert.deepEqual(measured, [5, 10, 20, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300]);
+  const wide = callEnds(300, 5).filter((step) => model.shouldMeasure(step, 300, 5));
+  assert.deepEqual(wide.slice(0, 6), [3, 5, 10, 15, 30, 45]);
   assert.equal(model.shouldMeasure(35, 35, 10), true, 'the last step, off the grid');
   assert.deepEqual(
     [0, 40, 50, 100, 299, 300].map((step) => model.shouldSample(step, 300)),

@@ -51,8 +51,8 @@ export function stepsPerCall(mode, d) {
 }
 
 // Whether the call that ends at `step` should also measure the held-out windows: after each
-// of the first two calls (the first comparison comes early), every third call after that,
-// and at the last step. Every run asks the same, so they are measured at the same steps.
+// call up to 2·perCall steps (the first comparison comes early), every third full call after
+// that, and at the last step. Every run asks the same, so they are measured at the same steps.
 export function shouldMeasure(step, totalSteps, perCall) {
   return step >= totalSteps || step <= 2 * perCall || step % (3 * perCall) === 0;
 }
@@ -181,9 +181,12 @@ export function playLabel({ runs, playing, finished }) {
   return runs.length > 0 && !finished ? 'Resume' : 'Train the four models';
 }
 
-// How many steps a call should ask for: never past the total.
+// How many steps a call should ask for: never past the total. The first calls are half as
+// long (then the run lines up with multiples of perCall again), so that the first comparison
+// comes sooner after the click.
 export function nextCount(run, totalSteps, perCall) {
-  return Math.max(0, Math.min(perCall, totalSteps - run.step));
+  const size = run.step < perCall ? Math.ceil(perCall / 2) : perCall;
+  return Math.max(0, Math.min(size, perCall - (run.step % perCall), totalSteps - run.step));
 }
 
 export function progress(runs, totalSteps) {
