@@ -14,12 +14,6 @@ import { loadScript } from './lib/load-script.js';
 const FILE = 'learning.js';
 const WHAT = 'the trained head and the training text';
 
-// How many workers the training runs get: one per run where the device has the cores
-// (navigator.hardwareConcurrency), fewer otherwise, the runs then sharing them.
-export function workerCount(runs, cores = globalThis.navigator?.hardwareConcurrency) {
-  return Math.max(1, Math.min(runs, Number.isInteger(cores) && cores > 0 ? cores : 1));
-}
-
 // The state of several compute clients as one: starting while any starts, in workers once all
 // are, else on the page.
 function describeAll(clients) {

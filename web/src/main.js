@@ -4,7 +4,8 @@
 import './style.css';
 import { loadCore } from './core.js';
 import { learnedHead } from './learned-head.js';
-import { createLearning, workerCount } from './learning.js';
+import { workerCount } from './compute/worker-count.js';
+import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { createStore } from './store.js';
