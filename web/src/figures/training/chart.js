@@ -98,14 +98,16 @@ export function createLossChart(canvas, steps) {
 // lay the chart out again (the points change only when the held-out windows are measured).
 const drawn = new WeakMap();
 
-// points: one array per run, in RUNS order; range: { min, max } of the y axis.
-export function drawChart(chart, points, range, label) {
-  const key = JSON.stringify([points, range, label]);
+// points: one array per run, in RUNS order; steps: the x axis's end; range: { min, max } of
+// the y axis; label: the canvas's accessible name.
+export function drawChart(chart, points, { steps, range, label }) {
+  const key = JSON.stringify([points, steps, range, label]);
   if (drawn.get(chart) === key) return;
   drawn.set(chart, key);
   RUNS.forEach((_, i) => {
     chart.data.datasets[i].data = points[i];
   });
+  chart.options.scales.x.max = steps;
   chart.options.scales.y.min = range.min;
   chart.options.scales.y.max = range.max;
   chart.update('none');

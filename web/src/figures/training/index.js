@@ -28,17 +28,14 @@ function readSettings(fields) {
 // Draws the runs at most once per animation frame. view(): the runner's view; data: { results }
 // (learning-results.json, once loaded).
 function createDrawing(parts, view, data) {
-  const drawing = { chart: null, frame: 0 };
+  const drawing = { chart: null, frame: 0, chartWanted: false };
 
+  // The chart is made once, when the page is idle after mounting (or at the first run, if that
+  // comes sooner), so that no run's first frame pays for it; a theme change makes it again.
   function chartFor({ runs, settings }) {
-    if (runs.length === 0) {
-      drawing.chart?.destroy();
-      drawing.chart = null;
-    } else if (!drawing.chart) {
-      render.showChart(parts.chart, true);
-      drawing.chart = render.createLossChart(parts.chart.canvas, settings.steps);
-    }
-    if (runs.length === 0) render.showChart(parts.chart, false);
+    if (!drawing.chart && (drawing.chartWanted || runs.length > 0))
+      drawing.chart = render.createLossChart(parts.chart.canvas, settings?.steps ?? 0);
+    render.showPlaceholder(parts.chart, runs.length === 0);
     return drawing.chart;
   }
 
@@ -60,12 +57,11 @@ function createDrawing(parts, view, data) {
         const run = runs.find((r) => r.key === key);
         return run ? model.chartPoints(run) : [];
       });
-      render.drawChart(
-        chart,
-        points,
-        model.lossAxisRange(runs, steps),
-        model.chartLabel(runs, context),
-      );
+      render.drawChart(chart, points, {
+        steps,
+        range: model.lossAxisRange(runs, steps),
+        label: model.chartLabel(runs, context),
+      });
     }
     render.drawMaps(parts.maps, runs);
     render.writeSamples(parts.samples, model.samples(runs));
@@ -76,6 +72,12 @@ function createDrawing(parts, view, data) {
   function schedule() {
     if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
   }
+
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  idle(() => {
+    drawing.chartWanted = true;
+    schedule();
+  });
 
   return {
     draw,

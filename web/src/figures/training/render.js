@@ -90,7 +90,6 @@ function buildChart(root) {
     { role: 'img', 'aria-label': 'Held-out loss: no training yet.' },
     wrap,
   );
-  canvas.hidden = true;
   const legend = make('ul', { class: 'training__legend' }, root);
   for (const { key, label } of RUNS) {
     const item = make('li', {}, legend);
@@ -278,9 +277,9 @@ export function writeSamples({ box, list }, samples) {
   );
 }
 
-export function showChart({ canvas, placeholder }, started) {
-  canvas.hidden = !started;
-  placeholder.hidden = started;
+// The sentence over the chart while nothing has trained yet.
+export function showPlaceholder({ placeholder }, shown) {
+  placeholder.hidden = !shown;
 }
 
 export function writeFindings(box, sentences) {
