@@ -103,7 +103,8 @@ std::vector<T> parse_list(const std::string& text, Parse parse) {
 }
 
 const char* kUsage =
-    "usage: attention-train [--steps N] [--batch B] [--context T] [--widths 16,64,256] [--seeds 0,1,2]\n"
+    "usage: attention-train [--help] [--steps N] [--batch B] [--context T] [--widths 16,64,256] [--seeds "
+    "0,1,2]\n"
     "                       [--configs nohead,sqrt,d,none] [--rates 0.03,0.01,0.003 | --lr RATE]\n"
     "                       [--optimizer adam|sgd] [--held-out-windows N] [--threads N] [--corpus PATH]\n"
     "                       [--out DIR] [--saved-width D] [--save-head] [--save-results]\n";
@@ -125,7 +126,7 @@ void set_option(Options& options, const std::string& flag, const std::string& va
     else if (flag == "--rates")
         options.rates = parse_list<double>(value, [](const std::string& s) { return std::stod(s); });
     else if (flag == "--lr")
-        options.learning_rate = std::stod(value);
+        options.learning_rate = std::stod(value) > 0 ? std::stod(value) : -1;
     else if (flag == "--optimizer")
         options.optimizer = value == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
     else if (flag == "--held-out-windows")
@@ -160,8 +161,16 @@ Options parse_arguments(int argc, char** argv) {
         else if (i + 1 >= argc)
             throw std::invalid_argument(std::string(kUsage) + "missing value after " + flag);
         else
-            set_option(options, flag, argv[++i]);
+            try {
+                set_option(options, flag, argv[++i]);
+            } catch (const std::logic_error& error) {  // std::stoi's invalid_argument and out_of_range
+                const std::string message = error.what();
+                if (message.rfind("sto", 0) != 0) throw;  // already a message for a person
+                throw std::invalid_argument(flag + " takes a number (or a list of numbers), not \"" +
+                                            argv[i] + "\"");
+            }
     }
+    if (!(options.learning_rate >= 0)) throw std::invalid_argument("--lr must be a number greater than 0");
     if (options.steps < 1) throw std::invalid_argument("--steps must be at least 1");
     if (options.held_out_windows < 1) throw std::invalid_argument("--held-out-windows must be at least 1");
     if (options.save_results && !is_default_protocol(options))
@@ -466,8 +475,10 @@ void print_table(const Options& options, const std::vector<Run>& table) {
         }
     double seconds = 0;
     for (const Run& run : table) seconds += run.seconds;
-    std::printf("\n%zu runs in the table; their training steps took %.0f s of thread time in all\n",
-                table.size(), seconds);
+    std::printf(
+        "\n%zu runs in the table; their training steps took %.0f s of wall-clock time, summed over the "
+        "runs\n",
+        table.size(), seconds);
 }
 
 }  // namespace
@@ -521,13 +532,13 @@ double share(const PeakCensus& census, PeakTarget target) {
 
 void print_saved_head(const std::vector<double>& mean, int d, const PeakCensus& census) {
     std::printf(
-        "\nwhere the trained 1/sqrt(d) head at d = %d, seed 0, looks (mean weight, held-out rows):\n"
+        "\nwhere the trained 1/sqrt(d) head at d = %d, first seed, looks (mean weight, held-out rows):\n"
         "  its own character %.3f, 1 back %.3f, 2 back %.3f, 3 back %.3f, further back %.3f\n",
         d, mean[0], mean[1], mean[2], mean[3], mean[4]);
     std::printf(
-        "where its rows peak, float16 weights as saved (%ld rows of the first %d held-out windows, row 0 "
-        "of each left out):\n ",
-        census.rows, kCensusWindows);
+        "where its rows peak, float16 weights as saved (%ld held-out rows, row 0 of each window left "
+        "out):\n ",
+        census.rows);
     for (int t = 1; t < kPeakTargetKinds; ++t)
         std::printf(" %s %.1f%%", peak_target_name(static_cast<PeakTarget>(t)),
                     100 * share(census, static_cast<PeakTarget>(t)));
@@ -729,6 +740,8 @@ std::vector<std::string> write_files(const Options& options, const Plan& plan,
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--help") return std::fputs(kUsage, stdout) < 0;
     try {
         const Options options = parse_arguments(argc, argv);
         const std::string text = read_text(options.corpus);
