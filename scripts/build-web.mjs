@@ -8,7 +8,7 @@
 // preview's tags in index.html and its picture (preview.png, scripts/preview-image.mjs).
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
@@ -74,6 +74,16 @@ async function minified(file) {
   return code;
 }
 
+// The native runs' table (`npm run train -- --save-results`): each width's learning rate and
+// the seed spread that section 6's sentences hold a difference to. null when the file is not
+// there: the page then says it cannot judge differences and asks for a learning rate.
+const learningResultsFile = join(root, 'web/assets/learning-results.json');
+function learningResults() {
+  if (!existsSync(learningResultsFile)) return null;
+  const { seeds, learningRates, page } = JSON.parse(readFileSync(learningResultsFile, 'utf8'));
+  return { seeds, learningRates, page };
+}
+
 async function learningScript() {
   const head = JSON.parse(readFileSync(learnedHeadFile, 'utf8'));
   const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
@@ -82,6 +92,7 @@ async function learningScript() {
     parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
     shakespeare: corpus.slice(0, cut + 1),
     copyingHead: copyingHeadHalves(),
+    results: learningResults(),
   };
   const module = await minified(learningModule);
   return `${module}\nglobalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;

@@ -9,6 +9,7 @@
 #include "learning/layered/copying_head.hpp"
 #include "learning/training.hpp"
 #include "trained/learned_head.hpp"
+#include "trained/sample.hpp"
 #include "tutorial/map.hpp"
 
 #include <emscripten/bind.h>
@@ -69,7 +70,8 @@ constexpr int kMaxSessions = 8;         // the page uses three; a bound keeps a 
 constexpr int kMaxStepsPerCall = 1000;  // each call should stay short: the page asks again
 constexpr int kMaxTrainingBatch = 256;
 constexpr int kMaxTrainingWidth = 512;
-constexpr int kProbeLength = 24;  // characters in the window whose attention the page draws
+constexpr int kProbeLength = 24;       // characters in the window whose attention the page draws
+constexpr int kMaxSampleLength = 400;  // each character runs the model once: keep a call short
 
 struct Session {
     std::unique_ptr<TrainingRun> run;
@@ -170,8 +172,10 @@ val training_start_js(val request) {
 }
 
 // `count` steps; a step whose loss or gradients are not finite ends the run (it is removed, and
-// the error says at which step), so no NaN ever reaches the page.
-val training_steps_js(std::string name, double count) {
+// the error says at which step), so no NaN ever reaches the page. With measure false, the
+// held-out windows and the probe are not measured (the result then has no heldOutLoss,
+// meanEntropy, meanPeak or weights): the page measures every few calls, not every call.
+val training_steps_js(std::string name, double count, bool measure) {
     return guarded([&] {
         Session& session = session_named(name);
         const int steps = checked_int(count, "count", 1, kMaxStepsPerCall);
@@ -190,7 +194,8 @@ val training_steps_js(std::string name, double count) {
             result.set("losses", copy_out(losses));
             result.set("queryGradientNorms", copy_out(query_norms));
             result.set("keyGradientNorms", copy_out(key_norms));
-            set_measurements(result, session);
+            result.set("step", static_cast<double>(session.run->steps_taken()));
+            if (measure) set_measurements(result, session);
             return result;
         } catch (const std::invalid_argument& error) {
             const long step = session.run->steps_taken() + 1;
@@ -198,6 +203,27 @@ val training_steps_js(std::string name, double count) {
             throw std::invalid_argument("the run diverged at step " + std::to_string(step) + " (" +
                                         error.what() + "); try a smaller learning rate");
         }
+    });
+}
+
+// { name, length, seed }: `length` characters the run's model writes after the text's first
+// character, drawn with the given seed (cpp/trained/sample.hpp), as one string that starts with
+// that character.
+val training_sample_js(val request) {
+    return guarded([&] {
+        require_request(request, "trainingSample");
+        const Session& session = session_named(string_field(request, "name"));
+        const int length = int_field(request, "length", 0, kMaxSampleLength);
+        const std::uint64_t seed = seed_field(request, "seed");
+        const std::vector<int> prompt(session.probe.begin(), session.probe.begin() + 1);
+        const std::vector<std::string>& characters = session.run->vocabulary().characters();
+        std::string text = characters[static_cast<std::size_t>(prompt[0])];
+        for (int id : sample_tokens(session.run->config(), session.run->parameters(), prompt, length, seed))
+            text += characters[static_cast<std::size_t>(id)];
+        val result = val::object();
+        result.set("step", static_cast<double>(session.run->steps_taken()));
+        result.set("text", text);
+        return result;
     });
 }
 
@@ -212,6 +238,7 @@ val training_stop_js(std::string name) {
 EMSCRIPTEN_BINDINGS(attention_training) {
     emscripten::function("trainingStart", &training_start_js);
     emscripten::function("trainingSteps", &training_steps_js);
+    emscripten::function("trainingSample", &training_sample_js);
     emscripten::function("trainingStop", &training_stop_js);
 }
 

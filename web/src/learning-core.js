@@ -70,11 +70,18 @@ function learningMethods(module) {
     trainingStart: (request) =>
       unwrap(module.trainingStart(withDefaults(TRAINING_DEFAULTS, request))),
 
-    // `count` more steps: { losses, queryGradientNorms, keyGradientNorms } (one per step) and the
-    // measurements after them, as trainingStart returns. A diverged run is removed and throws.
-    trainingSteps({ name, count = 10 }) {
-      return unwrap(module.trainingSteps(name, count));
+    // `count` more steps: { step, losses, queryGradientNorms, keyGradientNorms } (one per step)
+    // and, when measure is true, the measurements after them, as trainingStart returns. A
+    // diverged run is removed and throws.
+    trainingSteps({ name, count = 10, measure = true }) {
+      return unwrap(module.trainingSteps(name, count, measure));
     },
+
+    // { step, text }: `length` characters the run's model writes after its text's first
+    // character (included in text), drawn with `seed`: the same seed at every step, so the
+    // text changes only where the model has.
+    trainingSample: (request) =>
+      unwrap(module.trainingSample(withDefaults({ length: 80, seed: 0 }, request))),
 
     // Frees the run; { stopped } says whether there was one.
     trainingStop({ name }) {

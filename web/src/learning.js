@@ -3,7 +3,7 @@
 // map; cpp/wasm/learning_bindings.cpp) and its data (the trained head's weights and the slice of
 // Shakespeare that section 6 trains on). scripts/build-web.mjs writes it; it defines the
 // globals AttentionLearning (the module's factory) and AttentionLearningData
-// ({ parameters, shakespeare }); lib/load-script.js loads it.
+// ({ parameters, shakespeare, results }); lib/load-script.js loads it.
 // In Node (the tests) there is no script to load: they start attention-learning.js themselves.
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
@@ -15,33 +15,59 @@ import { loadScript } from './lib/load-script.js';
 const FILE = 'learning.js';
 const WHAT = 'the trained head and the training text';
 
-// load() resolves { core, shakespeare } or rejects with a sentence, and may be asked again;
-// core is the learning module on the page, which computes the trained head's maps (core()
-// returns it once loaded, else null). compute runs the learning module's calls in a worker of
-// its own, as the page's compute client does (compute/client.js): it loads the section on its
-// first call, and until then describe() says 'starting'. options: what createCompute takes
-// besides the core and the worker (onNotice, onMode).
-export function createLearning({ documentRef = globalThis.document, ...options } = {}) {
+// The state of several compute clients as one: starting while any starts, in workers once all
+// are, else on the page.
+function describeAll(clients) {
+  const modes = clients.map((client) => client.describe());
+  const starting = modes.find((mode) => mode.mode === 'starting');
+  if (starting) return starting;
+  return modes.find((mode) => mode.mode !== 'worker') ?? modes[0];
+}
+
+// load() resolves { core, shakespeare, results } or rejects with a sentence, and may be asked
+// again; core is the learning module on the page, which computes the trained head's maps
+// (core() returns it once loaded, else null); results: the native runs' table
+// (web/assets/learning-results.json), or null when the build had none. compute runs the learning
+// module's calls in workers of their own (`workers` of them, compute/client.js each): a
+// channel keeps the worker it was first given (round robin), so each training run keeps its
+// state in one place. It loads the section on its first call; until then describe() says
+// 'starting'. options: what createCompute takes besides the core and the worker (onNotice,
+// onMode).
+export function createLearning({
+  documentRef = globalThis.document,
+  workers = 1,
+  ...options
+} = {}) {
   let loaded = null;
-  let client = null;
+  let clients = [];
   let core = null;
+  const channels = new Map(); // channel -> index into clients
 
   function load() {
     loaded ??= loadScript(FILE, 'AttentionLearningData', WHAT, documentRef)
       .then(() => loadLearningCore(globalThis.AttentionLearning, { learnedHead, copyingHead }))
       .then((started) => {
         core = started;
-        client = createCompute({
-          ...options,
-          core,
-          startWorker: () => startComputeWorker(globalThis.AttentionLearning, 'AttentionLearning'),
-        });
-        return { core, shakespeare: globalThis.AttentionLearningData.shakespeare };
+        clients = Array.from({ length: workers }, () =>
+          createCompute({
+            ...options,
+            core,
+            startWorker: () =>
+              startComputeWorker(globalThis.AttentionLearning, 'AttentionLearning'),
+          }),
+        );
+        const { shakespeare, results = null } = globalThis.AttentionLearningData;
+        return { core, shakespeare, results };
       });
     loaded.catch(() => {
       loaded = null;
     });
     return loaded;
+  }
+
+  function clientFor(channel) {
+    if (!channels.has(channel)) channels.set(channel, channels.size % clients.length);
+    return clients[channels.get(channel)];
   }
 
   const compute = {
@@ -51,9 +77,13 @@ export function createLearning({ documentRef = globalThis.document, ...options }
       } catch (error) {
         return { error: error.message };
       }
-      return client.run(channel, method, ...args);
+      return clientFor(channel).run(channel, method, ...args);
     },
-    describe: () => client?.describe() ?? { mode: 'starting', reason: '', restarts: 0 },
+    // The client a channel runs on, or all of them together when no channel is named.
+    describe(channel) {
+      if (clients.length === 0) return { mode: 'starting', reason: '', restarts: 0 };
+      return channel ? clientFor(channel).describe() : describeAll(clients);
+    },
   };
 
   return { load, compute, core: () => core };

@@ -6,6 +6,7 @@ import './print.css';
 import { loadCore } from './core.js';
 import { copyingHead } from './copying-head.js';
 import { learnedHead } from './learned-head.js';
+import { TRAINING_RUNS, workerCount } from './compute/worker-count.js';
 import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
@@ -161,8 +162,9 @@ async function start() {
   setupTheme(document.getElementById('theme-toggle'));
   setupGlossary(document);
   setupPrint(document, window);
-  // The learning section's module and data load on first use, with a worker of their own.
+  // The learning section's module and data load on first use, with workers of their own.
   const learning = createLearning({
+    workers: workerCount(TRAINING_RUNS),
     onNotice: showBanner,
     onMode: (mode, reason) => declare({ learningCompute: mode, learningComputeReason: reason }),
   });

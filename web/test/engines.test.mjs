@@ -463,7 +463,7 @@ for (const name of ENGINES) {
         }
       });
 
-      test(`over ${scheme}: section 6 loads the learning module and trains it in a worker of its own`, async () => {
+      test(`over ${scheme}: section 6 loads the learning module and trains it in workers of its own`, async () => {
         await withPage(engine, site[scheme], 1280, async (page) => {
           // The figures mount one per task after the map.
           await page.waitFor(
@@ -479,7 +479,7 @@ for (const name of ENGINES) {
               const text = document.querySelector(selector)?.textContent ?? '';
               return /^Step 10 of 10/.test(text) && text;
             },
-            { timeout: 60_000, message: 'the three heads did not finish 10 steps' },
+            { timeout: 60_000, message: 'the four models did not finish 10 steps' },
             HOOKS.training.status,
           );
           assert.match(status, /^Step 10 of 10/);

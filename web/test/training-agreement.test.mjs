@@ -4,7 +4,8 @@
 // the whole corpus, measured on the page's 32 held-out windows.
 // Compared to a relative 1e-5, not bit for bit: the CSV prints 6 significant digits, and the
 // native build compiles the model with -march=native (fused multiply-adds) where wasm rounds
-// each product, so the last float32 bits may differ.
+// each product, so the last float32 bits may differ. Also: the page's trainer writes seeded
+// samples and measures the held-out windows only when asked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -94,4 +95,26 @@ test('a learning rate that diverges ends the run with a message, never a NaN', (
     () => core.trainingSteps({ name: 'wild', count: 1 }),
     /no training run is called "wild"/,
   );
+});
+
+test('a run writes a seeded sample in its own alphabet, and measures only when asked', () => {
+  const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8').slice(0, 20000);
+  const start = core.trainingStart({ name: 'writer', text, d: 16 });
+  const first = core.trainingSample({ name: 'writer' });
+  assert.equal(first.step, 0);
+  assert.equal([...first.text].length, 81, 'the first character and 80 more');
+  assert.equal(first.text[0], text[0]);
+  for (const character of first.text) assert.ok(start.vocabulary.includes(character), character);
+  assert.equal(core.trainingSample({ name: 'writer' }).text, first.text, 'the same seed');
+  assert.notEqual(core.trainingSample({ name: 'writer', seed: 1 }).text, first.text);
+  const quiet = core.trainingSteps({ name: 'writer', count: 2, measure: false });
+  assert.equal(quiet.step, 2);
+  assert.equal(quiet.heldOutLoss, undefined);
+  assert.equal(quiet.weights, undefined);
+  const measured = core.trainingSteps({ name: 'writer', count: 1 });
+  assert.equal(measured.step, 3);
+  assert.ok(Number.isFinite(measured.heldOutLoss) && measured.heldOutLoss < start.heldOutLoss);
+  assert.equal(measured.weights.length, start.weights.length);
+  assert.throws(() => core.trainingSample({ name: 'writer', length: 401 }), /length/);
+  core.trainingStop({ name: 'writer' });
 });

@@ -1,4 +1,5 @@
-// The training section in Chromium: a short run of the three heads whose losses fall, with no
+// The training section in Chromium: a short run of the three heads and the model with no head,
+// whose losses fall, each writing a sample, with no
 // console error, no NaN on the page, and the longest main-thread task while it trains
 // (PerformanceObserver 'longtask'), printed rather than asserted: on a machine shared by
 // several jobs a single descheduling can exceed 50 ms, which says nothing about the page.
@@ -8,7 +9,7 @@ import { useChromium, watchProblems } from './chromium.mjs';
 
 const chromium = useChromium();
 
-test('the page trains three heads off the main thread and their losses fall', async () => {
+test('the page trains four models off the main thread, their losses fall and each writes', async () => {
   const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   await page.addInitScript(() => {
@@ -21,6 +22,14 @@ test('the page trains three heads off the main thread and their losses fall', as
   try {
     await page.goto(chromium.url());
     await page.waitForSelector('#training .training__buttons button');
+    // Before the first run: a sentence where the chart will be, no message and nothing red,
+    // even once the reader picks a text of their own and has typed nothing yet.
+    assert.equal(await page.isVisible('#training .training__placeholder'), true);
+    await page.selectOption('#training select[id$="-source"]', 'pasted');
+    const messages = await page.$$eval('#training .message', (ps) => ps.map((p) => p.textContent));
+    assert.deepEqual(messages.filter(Boolean), []);
+    assert.equal(await page.locator('#training [aria-invalid]').count(), 0);
+    await page.selectOption('#training select[id$="-source"]', 'shakespeare');
     await page.selectOption('#training select[id$="-d"]', '16');
     await page.fill('#training input[id$="-steps"]', '30');
     await page.evaluate(() => {
@@ -37,13 +46,24 @@ test('the page trains three heads off the main thread and their losses fall', as
       { timeout: 300000 },
     );
     const seconds = (Date.now() - started) / 1000;
+    // The rate was left empty: the width's own, from web/assets/learning-results.json.
+    assert.equal(
+      await page.getAttribute('#training input[id$="-rate"]', 'placeholder'),
+      '0.03 (this width’s own)',
+    );
+    // The table is written while it is open.
+    await page.click('#training .training__table summary');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#training .training__table tbody tr').length === 4,
+    );
     const rows = await page.$$eval('#training .training__table tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
     );
     const { longest } = await page.evaluate(() => ({ longest: window.longestTask }));
     console.log(
-      `3 × 30 steps at d = 16 in ${seconds.toFixed(1)} s; longest main-thread task ${longest.toFixed(0)} ms`,
+      `4 × 30 steps at d = 16 in ${seconds.toFixed(1)} s; longest main-thread task ${longest.toFixed(0)} ms`,
     );
+    assert.equal(rows.length, 4);
     for (const [step, , heldOut] of rows) {
       assert.equal(step, '30');
       assert.ok(
@@ -51,7 +71,15 @@ test('the page trains three heads off the main thread and their losses fall', as
         `held-out loss ${heldOut} is not below uniform guessing`,
       );
     }
-    // The learning module (learning.js) loaded on Train and runs the heads in its own worker.
+    await page.waitForFunction(
+      () => document.querySelectorAll('#training .training__samples dd').length === 4,
+    );
+    const samples = await page.$$eval('#training .training__samples dd', (dds) =>
+      dds.map((dd) => dd.textContent),
+    );
+    for (const sample of samples) assert.equal([...sample].length, 81, `sample "${sample}"`);
+    assert.equal(await page.isVisible('#training .training__placeholder'), false);
+    // The learning module (learning.js) loaded on Train and runs the heads in its own workers.
     const place = await page.evaluate(() => document.documentElement.dataset.learningCompute);
     assert.equal(place, 'worker', 'the three heads trained on the main thread');
     const findings = await page.textContent('#training .training__findings');

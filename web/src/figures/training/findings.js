@@ -1,13 +1,21 @@
-// The sentences under the training figure, built from the live numbers of the three runs
-// (runs as model.js keeps them). Each sentence is written only once the numbers it quotes
-// exist, and its wording (larger or smaller, behind or ahead, collapsed or not) is chosen by
-// those numbers, so it holds in every state a reader can reach.
+// The sentences under the training figure, built from the live numbers of the four runs (runs
+// as model.js keeps them). Each sentence is written only once the numbers it quotes exist, and
+// its wording is chosen by those numbers, so it holds in every state a reader can reach. A
+// difference between two runs is claimed only when it passes spread.js's rule (more than twice
+// the seed spread measured natively); otherwise the two are "about the same".
 import { fixed } from '../../lib/format.js';
+import { compareLosses, learningRateFor, spreadOf } from './spread.js';
 
 const percent = (x) => `${Math.round(x * 100)}%`;
 const byKey = (runs) => Object.fromEntries(runs.map((run) => [run.key, run]));
-const NAMES = { sqrt: 'the 1/√d head', none: 'the unscaled head', d: 'the 1/d head' };
-const SAME_LOSS = 0.02; // nats: closer than this, the page calls two losses level
+const NAMES = {
+  sqrt: 'the 1/√d head',
+  none: 'the unscaled head',
+  d: 'the 1/d head',
+  nohead: 'the model with no head',
+};
+const capital = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
+const HEAD_KEYS = ['sqrt', 'none', 'd'];
 
 function startSentence({ sqrt, none, d }) {
   return (
@@ -40,24 +48,43 @@ function gradientSentence({ sqrt, none, d }) {
   return first + second;
 }
 
-function lossSentence({ sqrt, none, d }, vocabulary) {
+function lossSentence({ sqrt, none, d, nohead }, vocabulary) {
   return (
     `After ${sqrt.step} steps the held-out loss (lower is better) is ` +
     `${fixed(sqrt.latest.heldOutLoss, 3)} with 1/√d, ${fixed(none.latest.heldOutLoss, 3)} ` +
-    `unscaled and ${fixed(d.latest.heldOutLoss, 3)} with 1/d; guessing evenly among the ` +
+    `unscaled, ${fixed(d.latest.heldOutLoss, 3)} with 1/d and ` +
+    `${fixed(nohead.latest.heldOutLoss, 3)} with no head at all; guessing evenly among the ` +
     `${vocabulary} characters would score ${fixed(Math.log(vocabulary), 3)}.`
   );
 }
 
-function verdictSentence({ sqrt, none }) {
-  const gap = none.latest.heldOutLoss - sqrt.latest.heldOutLoss;
-  if (gap > SAME_LOSS) return `The unscaled head is behind the 1/√d head by ${fixed(gap, 3)} nats.`;
-  if (gap < -SAME_LOSS)
-    return (
-      `The unscaled head is ahead of the 1/√d head by ${fixed(-gap, 3)} nats: at this ` +
-      `width and step, dividing by √d has not helped.`
-    );
-  return `The unscaled and 1/√d heads are level so far (within ${SAME_LOSS} nats).`;
+// a compared with b, both runs at the common step: { verdict, gap, threshold } (spread.js).
+function compared(a, b, spread) {
+  return compareLosses(a.latest.heldOutLoss, b.latest.heldOutLoss, spread(a.key), spread(b.key));
+}
+
+// How one run stands against another, as a clause: "is behind the 1/√d head by 0.190 nats".
+function standing({ verdict, gap, threshold }, other) {
+  if (verdict === 'unknown')
+    return `has a loss ${fixed(Math.abs(gap), 3)} nats ${gap >= 0 ? 'below' : 'above'} ${other}'s (the seed spread that would say whether that is real did not load)`;
+  if (verdict === 'same')
+    return `is about the same as ${other} (the gap, ${fixed(Math.abs(gap), 3)} nats, is within twice the seed spread, ${fixed(threshold, 3)})`;
+  const way = verdict === 'lower' ? 'ahead of' : 'behind';
+  return `is ${way} ${other} by ${fixed(Math.abs(gap), 3)} nats (more than twice the seed spread, ${fixed(threshold, 3)})`;
+}
+
+function verdictSentence(common, spread) {
+  const result = compared(common.none, common.sqrt, spread);
+  return `${capital(NAMES.none)} ${standing(result, NAMES.sqrt)}.`;
+}
+
+// Each head against no head at all: what the head buys over a model that only knows the
+// current character and its position.
+function baselineSentence(common, spread) {
+  const clauses = HEAD_KEYS.map(
+    (key) => `${NAMES[key]} ${standing(compared(common[key], common.nohead, spread), 'no head')}`,
+  );
+  return `Against no head at all: ${clauses.join('; ')}.`;
 }
 
 function collapseSentence({ sqrt, none }) {
@@ -70,43 +97,63 @@ function collapseSentence({ sqrt, none }) {
   return `${quoted}: no sharper.`;
 }
 
-// The three runs as they were at the last step all of them reached (they advance in equal
-// chunks, so each has a measurement there): sentences never compare different steps.
-function atCommonStep(all) {
-  const step = Math.min(all.sqrt.latest.step, all.none.latest.step, all.d.latest.step);
-  const at = (run) => ({ ...run, step, latest: run.history.find((m) => m.step === step) });
-  return { sqrt: at(all.sqrt), none: at(all.none), d: at(all.d) };
+// Said when the reader's settings are not the ones the seed spread was measured with.
+function protocolSentence(settings, results) {
+  const page = results?.page;
+  if (!page || !settings) return null;
+  const rate = settings.learningRate ?? learningRateFor(results, settings.d);
+  const same =
+    settings.source === 'shakespeare' &&
+    settings.steps === page.steps &&
+    rate === learningRateFor(results, settings.d);
+  if (same) return null;
+  return (
+    `The seed spread was measured natively for ${page.steps} steps on Shakespeare at each ` +
+    `width's own learning rate; with your settings it is only a rough guide.`
+  );
 }
 
+// The runs as they were at the last step all of them were measured at (they are measured at
+// the same steps): sentences never compare different steps.
 function comparable(all) {
-  const common = atCommonStep(all);
+  const runs = Object.values(all);
+  const step = Math.min(...runs.map((run) => run.latest?.step ?? -1));
+  if (step <= 0) return null;
+  const at = (run) => ({ ...run, step, latest: run.history.find((m) => m.step === step) });
+  const common = Object.fromEntries(runs.map((run) => [run.key, at(run)]));
   return Object.values(common).every((run) => run.latest) ? common : null;
 }
 
+const complete = (all) => [...HEAD_KEYS, 'nohead'].every((key) => all[key]?.start);
+
 // Sentences in reading order, each once the numbers it needs exist; failed runs say why.
-export function findings(runs, vocabulary) {
+// context: { results (learning-results.json or null), settings } for the seed spread.
+export function findings(runs, vocabulary, { results = null, settings = null } = {}) {
   const failures = runs
     .filter((run) => run.status === 'failed')
-    .map(
-      (run) => `${NAMES[run.key][0].toUpperCase()}${NAMES[run.key].slice(1)} stopped: ${run.error}`,
-    );
+    .map((run) => `${capital(NAMES[run.key])} stopped: ${run.error}`);
   if (failures.length > 0) return failures;
   const all = byKey(runs);
-  if (!all.sqrt?.start || !all.none?.start || !all.d?.start) return [];
+  if (!complete(all)) return [];
   const sentences = [startSentence(all)];
   const common = comparable(all);
-  if (runs.every((run) => run.firstStep) && common) {
-    sentences.push(gradientSentence(all), lossSentence(common, vocabulary));
-    sentences.push(verdictSentence(common), collapseSentence(common));
-  }
+  if (!common || !HEAD_KEYS.every((key) => all[key].firstStep)) return sentences;
+  const spread = (key) => spreadOf(results, settings?.d, key);
+  sentences.push(gradientSentence(all), lossSentence(common, vocabulary));
+  sentences.push(verdictSentence(common, spread), baselineSentence(common, spread));
+  sentences.push(collapseSentence(common));
+  const caveat = protocolSentence(settings, results);
+  if (caveat) sentences.push(caveat);
   return sentences;
 }
 
 // The chart's accessible name: what it shows, and the finding so far.
-export function chartLabel(runs) {
+export function chartLabel(runs, { results = null, settings = null } = {}) {
+  const base =
+    'Held-out loss against step for the 1/√d, unscaled and 1/d heads and the model with no head.';
   const all = byKey(runs);
-  const base = 'Training loss against step for the 1/√d, unscaled and 1/d heads.';
-  if (!runs.every((run) => run.latest && run.step > 0)) return base;
-  const common = comparable(all);
-  return common ? `${base} After ${common.sqrt.step} steps: ${verdictSentence(common)}` : base;
+  const common = complete(all) ? comparable(all) : null;
+  if (!common) return base;
+  const spread = (key) => spreadOf(results, settings?.d, key);
+  return `${base} After ${common.sqrt.step} steps: ${verdictSentence(common, spread)}`;
 }

@@ -1,13 +1,16 @@
 // Section 6, "Watch a head learn": trains the one-head character model three times side by
-// side (1/√d, not scaled, 1/d) in the learning module, through its worker (runner.js), and
-// draws the runs at most once per animation frame. Any change of setting resets the runs.
+// side (1/√d, not scaled, 1/d) and once with no head at all, in the learning module's workers
+// (runner.js), and draws the runs at most once per animation frame. Any change of setting
+// resets the runs.
 import './training.css';
 import * as model from './model.js';
 import * as render from './render.js';
 import { createRunner } from './runner.js';
+import { learningRateFor } from './spread.js';
 import { whenNear } from '../../lib/when-near.js';
 
 let uid = 0;
+
 
 function readSettings(fields) {
   return model.checkSettings({
@@ -19,18 +22,17 @@ function readSettings(fields) {
   });
 }
 
-// Draws the runs at most once per animation frame. view(): the runner's view.
-function createDrawing(parts, view) {
-  const drawing = { chart: null, frame: 0 };
+// Draws the runs at most once per animation frame. view(): the runner's view; data: { results }
+// (learning-results.json, once loaded).
+function createDrawing(parts, view, data) {
+  const drawing = { chart: null, frame: 0, chartWanted: false };
 
-  // The axes stay fixed for a whole training: sized once every run has its start loss.
+  // The chart is made once, when the page is idle after mounting (or at the first run, if that
+  // comes sooner), so that no run's first frame pays for it; a theme change makes it again.
   function chartFor({ runs, settings }) {
-    if (runs.length === 0) {
-      drawing.chart?.destroy();
-      drawing.chart = null;
-    } else if (!drawing.chart && runs.every((r) => r.start || r.status === 'failed')) {
-      drawing.chart = render.createLossChart(parts.canvas, settings.steps, model.lossAxisMax(runs));
-    }
+    if (!drawing.chart && (drawing.chartWanted || runs.length > 0))
+      drawing.chart = render.createLossChart(parts.chart.canvas, settings?.steps ?? 0);
+    render.showPlaceholder(parts.chart, runs.length === 0);
     return drawing.chart;
   }
 
@@ -38,23 +40,51 @@ function createDrawing(parts, view) {
     drawing.frame = 0;
     const shown = view();
     const { runs, settings } = shown;
-    const progress = model.progress(runs, settings?.steps ?? model.DEFAULT_SETTINGS.steps);
+    const steps = settings?.steps ?? model.DEFAULT_SETTINGS.steps;
+    const context = { results: data.results, settings };
+    const progress = model.progress(runs, steps);
     parts.bar.value = progress.fraction;
     parts.status.textContent = runs.length === 0 ? 'Not started.' : progress.text;
     parts.notice.textContent = shown.notice;
     parts.play.textContent = model.playLabel(shown);
     parts.play.disabled = shown.finished;
     const chart = chartFor(shown);
-    if (chart) render.drawChart(chart, runs, model.chartLabel(runs));
+    if (chart) {
+      const points = model.RUNS.map(({ key }) => {
+        const run = runs.find((r) => r.key === key);
+        return run ? model.chartPoints(run) : [];
+      });
+      render.drawChart(chart, points, {
+        steps,
+        range: model.lossAxisRange(runs, steps),
+        label: model.chartLabel(runs, context),
+      });
+    }
     render.drawMaps(parts.maps, runs);
-    render.writeFindings(parts.findings, model.findings(runs, runs[0]?.vocabulary ?? 0));
+    render.writeSamples(parts.samples, model.samples(runs));
+    render.writeFindings(parts.findings, model.findings(runs, runs[0]?.vocabulary ?? 0, context));
     render.writeTable(parts.body, model.tableRows(runs));
   }
 
+  function schedule() {
+    if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+  }
+
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  idle(() => {
+    drawing.chartWanted = true;
+    schedule();
+  });
+
   return {
     draw,
-    schedule() {
-      if (!drawing.frame) drawing.frame = requestAnimationFrame(draw);
+    schedule,
+    // Colours come from the theme: a new chart and every map and box drawn again.
+    themeChanged() {
+      drawing.chart?.destroy();
+      drawing.chart = null;
+      render.forgetDrawn(parts);
+      schedule();
     },
     destroy() {
       cancelAnimationFrame(drawing.frame);
@@ -63,16 +93,30 @@ function createDrawing(parts, view) {
   };
 }
 
-// The Train button: the first press checks the settings, waits for the trainer and Shakespeare
-// (they arrive with learning.js: fetched when the section comes near, or here, at once if they
-// already have; the trainer itself is in that file, so a pasted text cannot do without it
-// either) and starts the runs; later presses pause or resume them. text: { shakespeare,
-// loading }, filled here.
-function createPlay(parts, runner, learning, text) {
+// The rate field's placeholder names the width's own rate once the table is here.
+function showWidthRate(parts, results) {
+  const rate = learningRateFor(results, Number(parts.fields.d.control.value));
+  parts.fields.learningRate.control.placeholder =
+    rate === null ? 'the width’s own' : `${rate} (this width’s own)`;
+}
+
+// The learning rate a run uses: the reader's, else the width's own from the native table.
+// { value } or { error } (the table did not load and the field is empty).
+function resolvedRate(settings, results) {
+  const rate = settings.learningRate ?? learningRateFor(results, settings.d);
+  if (rate !== null) return { value: { ...settings, learningRate: rate } };
+  return { error: 'Type a learning rate: the table of each width’s own rate did not load.' };
+}
+
+// The Train button: the first press checks the settings, waits for the trainer, Shakespeare
+// and the native table (they arrive with learning.js: fetched when the section comes near, or
+// here, at once if they already have) and starts the runs; later presses pause or resume them.
+// data: { shakespeare, results, loading, tried }, filled here.
+function createPlay(parts, runner, learning, data) {
   async function learningLoaded() {
     parts.status.textContent = 'Loading the trainer and its text…';
     try {
-      text.shakespeare = (await learning.load()).shakespeare;
+      Object.assign(data, await learning.load());
       return true;
     } catch (error) {
       parts.notice.textContent = `${error.message}. Press the button again to retry.`;
@@ -83,14 +127,22 @@ function createPlay(parts, runner, learning, text) {
 
   return async function play() {
     if (runner.view().runs.length > 0) return runner.pauseOrResume();
-    if (text.loading) return;
+    if (data.loading) return;
+    data.tried = true;
     const checked = readSettings(parts.fields);
     render.writeMessages(parts.fields, checked.errors ?? {});
     if (!checked.value) return;
-    text.loading = true;
+    data.loading = true;
     const ready = await learningLoaded();
-    text.loading = false;
-    if (ready) runner.start(checked.value);
+    data.loading = false;
+    if (!ready) return;
+    showWidthRate(parts, data.results);
+    const resolved = resolvedRate(checked.value, data.results);
+    if (resolved.error) {
+      parts.status.textContent = 'Not started.';
+      return render.writeMessages(parts.fields, { learningRate: resolved.error });
+    }
+    runner.start(resolved.value);
   };
 }
 
@@ -99,31 +151,48 @@ export function mount(element, { learning }) {
   uid += 1;
   const id = uid;
   const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
-  const text = { shakespeare: '', loading: false }; // the corpus slice, from learning.js
-  const drawing = createDrawing(parts, () => runner.view());
+  const data = { shakespeare: '', results: null, loading: false, tried: false };
+  const drawing = createDrawing(parts, () => runner.view(), data);
   const runner = createRunner({
     compute: learning.compute,
     nameOf: (key) => `figure-${id}-${key}`,
-    textFor: (settings) => (settings.source === 'pasted' ? settings.text : text.shakespeare),
+    textFor: (settings) => (settings.source === 'pasted' ? settings.text : data.shakespeare),
     onChange: drawing.schedule,
   });
 
   function settingChanged() {
     parts.fields.text.control.parentElement.hidden = parts.fields.source.control.value !== 'pasted';
-    render.writeMessages(parts.fields, readSettings(parts.fields).errors ?? {});
+    const errors = readSettings(parts.fields).errors ?? {};
+    const typed = { text: parts.fields.text.control.value, tried: data.tried };
+    render.writeMessages(parts.fields, model.visibleErrors(errors, typed));
+    showWidthRate(parts, data.results);
     if (runner.view().runs.length > 0) runner.reset();
   }
 
   // A failure is said when Train is pressed, if it still fails then.
-  const stopWatching = whenNear(element, () => learning.load().catch(() => {}));
-  parts.play.addEventListener('click', createPlay(parts, runner, learning, text));
+  const stopWatching = whenNear(element, () =>
+    learning
+      .load()
+      .then((loaded) => {
+        Object.assign(data, loaded);
+        showWidthRate(parts, data.results);
+      })
+      .catch(() => {}),
+  );
+  parts.play.addEventListener('click', createPlay(parts, runner, learning, data));
   parts.reset.addEventListener('click', runner.reset);
   parts.root.addEventListener('change', settingChanged);
+  document.addEventListener('themechange', drawing.themeChanged);
+  parts.body.closest('details').addEventListener('toggle', drawing.schedule);
+  parts.root.addEventListener('input', (event) => {
+    if (event.target === parts.fields.text.control) settingChanged();
+  });
   drawing.draw();
 
   return {
     destroy() {
       stopWatching();
+      document.removeEventListener('themechange', drawing.themeChanged);
       runner.reset();
       drawing.destroy();
       parts.root.remove();

@@ -1,21 +1,17 @@
-// Draws the training figure: its controls, progress line, loss chart (Chart.js, only the
-// line chart's parts), the three heads' attention maps (the shared grid painter), the
-// sentences and the data table. Every function takes what model.js computed; none decides.
-import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
-import { paintCells } from '../../lib/grid.js';
+// Draws the training figure: its controls, progress line, the loss chart's frame (chart.js
+// draws the chart), the three heads' attention maps (magma cells written straight into each
+// canvas, the probe's characters along both edges), each run's latest sample, the sentences and
+// the data table.
+// Every function takes what model.js computed; none decides.
 import { magma } from '../../lib/magma.js';
 import { visibleToken } from '../../lib/format.js';
-import { INVERSE_D, INVERSE_SQRT_D, UNSCALED } from '../../lib/scale.js';
 import { cssColor } from '../../theme.js';
-import { MAX_STEPS, RUNS, WIDTHS } from './model.js';
+import { HEADS, MAX_STEPS, RUNS, WIDTHS } from './model.js';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale);
+export { createLossChart, drawChart } from './chart.js';
 
-const COLOUR_VARIABLES = {
-  [INVERSE_SQRT_D]: '--accent-2',
-  [UNSCALED]: '--accent',
-  [INVERSE_D]: '--accent-3',
-};
+const MAP_SIZE = 264; // canvas pixels: a 24-character probe at 10 px a cell, and its labels
+const MAP_MARGIN = 24;
 
 function make(tag, attributes = {}, parent = null) {
   const node = document.createElement(tag);
@@ -53,13 +49,13 @@ function buildControls(root, uid, settings) {
   });
   steps.value = String(settings.steps);
   const rate = make('input', { id: `${uid}-rate`, type: 'number', min: '0', step: 'any' });
-  rate.value = String(settings.learningRate);
+  rate.placeholder = 'the width’s own';
   const text = make('textarea', { id: `${uid}-text`, rows: '4', spellcheck: 'false' });
   const fields = {
     d: field(box, `${uid}-d`, 'Head width d', width),
     source: field(box, `${uid}-source`, 'Text to learn', source),
     steps: field(box, `${uid}-steps`, 'Steps', steps),
-    learningRate: field(box, `${uid}-rate`, 'Learning rate (Adam)', rate),
+    learningRate: field(box, `${uid}-rate`, 'Learning rate (Adam; empty: the width’s own)', rate),
     text: field(box, `${uid}-text`, 'Your text', text),
   };
   fields.text.control.parentElement.classList.add('wide');
@@ -69,7 +65,7 @@ function buildControls(root, uid, settings) {
 
 function buildButtons(root) {
   const row = make('div', { class: 'button-row training__buttons' }, root);
-  const play = make('button', { type: 'button', text: 'Train the three heads' }, row);
+  const play = make('button', { type: 'button', text: 'Train the four models' }, row);
   const reset = make('button', { type: 'button', text: 'Reset' }, row);
   const bar = make('progress', { max: '1', value: '0', 'aria-label': 'Training progress' }, row);
   const status = make('p', { class: 'training__status', role: 'status' }, root);
@@ -79,9 +75,19 @@ function buildButtons(root) {
 
 function buildChart(root) {
   const wrap = make('div', { class: 'training__chart' }, root);
+  const placeholder = make(
+    'p',
+    {
+      class: 'training__placeholder',
+      text:
+        'Press “Train the four models”: a line per model will fall here as each one learns, ' +
+        'its held-out loss step by step.',
+    },
+    wrap,
+  );
   const canvas = make(
     'canvas',
-    { role: 'img', 'aria-label': 'Training loss: no training yet.' },
+    { role: 'img', 'aria-label': 'Held-out loss: no training yet.' },
     wrap,
   );
   const legend = make('ul', { class: 'training__legend' }, root);
@@ -94,19 +100,20 @@ function buildChart(root) {
     );
     item.append(label);
   }
-  return canvas;
+  return { canvas, placeholder };
 }
 
 function buildMaps(root) {
   const row = make('div', { class: 'training__maps' }, root);
+  row.hidden = true;
   const maps = {};
-  for (const { key, label } of RUNS) {
+  for (const { key, label } of HEADS) {
     const figure = make('figure', { class: 'training__map' }, row);
     const canvas = make(
       'canvas',
       {
-        width: '150',
-        height: '150',
+        width: String(MAP_SIZE),
+        height: String(MAP_SIZE),
         role: 'img',
         'aria-label': `The ${label} head: not trained yet.`,
       },
@@ -117,7 +124,29 @@ function buildMaps(root) {
     const line = make('span', {}, caption);
     maps[key] = { canvas, line };
   }
-  return maps;
+  make(
+    'p',
+    {
+      class: 'training__map-key',
+      text:
+        'Each map: a row per character of the text’s start (left edge), reading back over the ' +
+        'characters before it (top edge); brighter is more attention. The model with no head has no map.',
+    },
+    row,
+  );
+  return { row, maps };
+}
+
+function buildSamples(root) {
+  const details = make('div', { class: 'training__samples' }, root);
+  details.hidden = true;
+  make(
+    'p',
+    { class: 'training__samples-title', text: 'What each model writes, from the same seed:' },
+    details,
+  );
+  const list = make('dl', {}, details);
+  return { box: details, list };
 }
 
 function buildTable(root) {
@@ -126,7 +155,7 @@ function buildTable(root) {
   const table = make('table', {}, details);
   const head = make('tr', {}, make('thead', {}, table));
   for (const title of [
-    'Scale',
+    'Model',
     'Step',
     'Training loss (last 10 steps)',
     'Held-out loss',
@@ -141,84 +170,126 @@ export function buildFigure(element, uid, settings) {
   const root = make('div', { class: 'training' }, element);
   const fields = buildControls(root, uid, settings);
   const buttons = buildButtons(root);
-  const canvas = buildChart(root);
+  const chart = buildChart(root);
   const maps = buildMaps(root);
+  const samples = buildSamples(root);
   const findings = make('div', { class: 'training__findings', 'aria-live': 'polite' }, root);
   const body = buildTable(root);
-  return { root, fields, ...buttons, canvas, maps, findings, body };
+  return { root, fields, ...buttons, chart, maps, samples, findings, body };
 }
 
-export function createLossChart(canvas, steps, yMax) {
-  const colours = Object.fromEntries(RUNS.map(({ key }) => [key, cssColor(COLOUR_VARIABLES[key])]));
-  const muted = cssColor('--muted');
-  const line = cssColor('--line');
-  const axis = (title, max) => ({
-    type: 'linear',
-    min: 0,
-    max,
-    title: { display: true, text: title, color: muted },
-    ticks: { color: muted },
-    grid: { color: line },
-  });
-  return new Chart(canvas, {
-    type: 'line',
-    data: {
-      datasets: RUNS.map(({ key, label }) => ({
-        label,
-        data: [],
-        borderColor: colours[key],
-        backgroundColor: colours[key],
-        pointRadius: 0,
-        borderWidth: 2,
-      })),
-    },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      parsing: false,
-      events: [],
-      scales: { x: axis('step', steps), y: axis('training loss (nats)', yMax) },
-    },
+// The probe's characters along the left (rows: the reading character) and top (columns: the
+// character read) edges: drawn once per run and theme, not with every map.
+function drawLabels(context, probe, labelColour) {
+  const cell = (MAP_SIZE - MAP_MARGIN) / probe.length;
+  context.clearRect(0, 0, MAP_SIZE, MAP_SIZE);
+  context.fillStyle = labelColour;
+  context.font = `${Math.min(12, cell + 1)}px ui-monospace, monospace`;
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  probe.forEach((token, i) => {
+    const at = MAP_MARGIN + (i + 0.5) * cell;
+    context.fillText(visibleToken(token), MAP_MARGIN / 2, at);
+    context.fillText(visibleToken(token), at, MAP_MARGIN / 2);
   });
 }
 
-export function drawChart(chart, runs, label) {
-  RUNS.forEach(({ key }, i) => {
-    chart.data.datasets[i].data = runs.find((run) => run.key === key)?.points ?? [];
-  });
-  chart.update('none');
-  chart.canvas.setAttribute('aria-label', label);
+// The weights (T, T) as square cells of whole pixels, written straight into the canvas.
+function drawCells(context, weights, T) {
+  const cell = Math.floor((MAP_SIZE - MAP_MARGIN) / T);
+  const side = T * cell;
+  const pixels = context.createImageData(side, side);
+  const colours = Array.from(weights.subarray(0, T * T), magma);
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      const [r, g, b] = colours[Math.floor(y / cell) * T + Math.floor(x / cell)];
+      const offset = (y * side + x) * 4;
+      pixels.data[offset] = r;
+      pixels.data[offset + 1] = g;
+      pixels.data[offset + 2] = b;
+      pixels.data[offset + 3] = 255;
+    }
+  context.putImageData(pixels, MAP_MARGIN, MAP_MARGIN);
 }
 
-function drawMap(canvas, run) {
+const labelled = new WeakMap(); // canvas -> the probe and colour its labels show
+
+function drawMap(canvas, run, labelColour) {
   const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  if (!run.weights) return;
-  const T = run.probe.length;
-  const bitmap = paintCells(T, (row, col) => magma(run.weights[row * T + col]));
-  context.imageSmoothingEnabled = false;
-  context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const labels = `${labelColour}\n${run.probe.join('')}`;
+  if (labelled.get(canvas) !== labels) {
+    drawLabels(context, run.probe, labelColour);
+    labelled.set(canvas, labels);
+  }
+  if (run.weights) drawCells(context, run.weights, run.probe.length);
 }
 
-export function drawMaps(maps, runs) {
-  for (const run of runs) {
-    const { canvas, line } = maps[run.key];
-    drawMap(canvas, run);
-    const probe = run.probe.map(visibleToken).join('');
-    canvas.setAttribute(
-      'aria-label',
-      `Attention of the ${run.key} head over “${probe}” at step ${run.step}`,
-    );
-    line.textContent = run.status === 'failed' ? ` stopped: ${run.error}` : ` step ${run.step}`;
+// What each element last showed, so a frame redraws only what changed (a map when its
+// weights are new, the text boxes when their words are).
+const shown = new WeakMap();
+function changed(node, value) {
+  if (shown.get(node) === value) return false;
+  shown.set(node, value);
+  return true;
+}
+
+// Forgets what was drawn, so that the next frame redraws everything (after a theme change).
+export function forgetDrawn(parts) {
+  for (const node of [parts.findings, parts.body, parts.samples.list]) shown.delete(node);
+  for (const { canvas } of Object.values(parts.maps.maps)) {
+    shown.delete(canvas);
+    labelled.delete(canvas);
   }
 }
 
+export function drawMaps({ row, maps }, runs) {
+  row.hidden = runs.length === 0;
+  let labelColour = null; // read once a frame, and only when a map is repainted
+  for (const run of runs) {
+    if (!maps[run.key]) continue;
+    const { canvas, line } = maps[run.key];
+    if (changed(canvas, run.weights)) {
+      labelColour ??= cssColor('--muted');
+      drawMap(canvas, run, labelColour);
+    }
+    const probe = run.probe.map(visibleToken).join('');
+    const at = run.latest?.step ?? 0;
+    canvas.setAttribute(
+      'aria-label',
+      `Attention of the ${run.key} head over “${probe}” at step ${at}`,
+    );
+    line.textContent = run.status === 'failed' ? ` stopped: ${run.error}` : ` step ${at}`;
+  }
+}
+
+// samples: model.samples(runs).
+export function writeSamples({ box, list }, samples) {
+  box.hidden = samples.length === 0;
+  if (!changed(list, samples.map((sample) => `${sample.step}:${sample.text}`).join('\n'))) return;
+  list.replaceChildren(
+    ...samples.flatMap(({ key, label, step, text }) => {
+      const term = make('dt', {
+        class: `training__sample--${key}`,
+        text: `${label}, step ${step}`,
+      });
+      return [term, make('dd', { text: text.replaceAll('\n', '↵') })];
+    }),
+  );
+}
+
+// The sentence over the chart while nothing has trained yet.
+export function showPlaceholder({ placeholder }, shown) {
+  placeholder.hidden = !shown;
+}
+
 export function writeFindings(box, sentences) {
+  if (!changed(box, sentences.join('\n'))) return;
   box.replaceChildren(...sentences.map((text) => make('p', { text })));
 }
 
+// Written only while the table is open (index.js draws again when it opens).
 export function writeTable(body, rows) {
+  if (!body.closest('details').open || !changed(body, JSON.stringify(rows))) return;
   body.replaceChildren(
     ...rows.map((row) => {
       const tr = make('tr');

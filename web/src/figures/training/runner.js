@@ -1,32 +1,51 @@
-// The three training loops, on the compute client (one channel per run): ask for a few steps,
-// record them, ask again, until paused, reset or done. The runs live in the core under their
-// names; a reset bumps a generation number so that answers to an older training are dropped.
-// It draws nothing: every change is reported through onChange().
+// The four training loops, on the learning compute (one channel per run, each channel kept in
+// one worker; learning.js spreads them over as many workers as the device has cores): ask for a
+// few steps, record them, ask again, until paused, reset or done. The held-out windows are
+// measured every few calls and a sample written every few dozen steps (model.js says when),
+// not on every call. The runs live in the core under their names; a reset bumps a generation
+// number so that answers to an older training are dropped. It draws nothing: every change is
+// reported through onChange().
 import * as model from './model.js';
 
 // A run lives in the core instance that started it, and the compute client runs calls on the
-// page while its worker is still starting: wait until it has settled on one place.
-async function settled(compute) {
-  while (compute.describe().mode === 'starting')
-    await new Promise((resolve) => setTimeout(resolve, 50));
+// page while its worker is still starting: wait until its channel has settled on one place.
+async function settled(compute, channel) {
+  while (compute.describe(channel).mode === 'starting')
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+// One sample from a run's model at its current step, recorded when it arrives.
+async function sample(trainer, key, generation) {
+  const { state, compute, nameOf, update } = trainer;
+  const outcome = await compute.run(`train-${key}`, 'trainingSample', {
+    name: nameOf(key),
+    length: model.SAMPLE_LENGTH,
+  });
+  if (generation !== state.generation || outcome.stale || outcome.error) return;
+  update(key, (r) => model.sampled(r, outcome.value));
 }
 
 // One run's steps, asked for a few at a time until it is paused, reset, done or failed.
 // trainer: { state, compute, nameOf, textFor, update } (createRunner's).
 async function loop(trainer, key, generation) {
   const { state, compute, nameOf, update } = trainer;
-  const perCall = model.stepsPerCall(compute.describe().mode, state.settings.d);
+  const channel = `train-${key}`;
+  const perCall = model.stepsPerCall(compute.describe(channel).mode, state.settings.d);
+  const total = state.settings.steps;
   while (generation === state.generation && state.playing) {
     const run = state.runs.find((r) => r.key === key);
-    const count = model.nextCount(run, state.settings.steps, perCall);
+    const count = model.nextCount(run, total, perCall);
     if (count === 0 || run.status === 'failed') return;
-    const outcome = await compute.run(`train-${key}`, 'trainingSteps', {
+    const measure = model.shouldMeasure(run.step + count, total, perCall);
+    const outcome = await compute.run(channel, 'trainingSteps', {
       name: nameOf(key),
       count,
+      measure,
     });
     if (generation !== state.generation || outcome.stale) return;
     if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
-    update(key, (r) => model.stepped(r, outcome.value, state.settings.steps));
+    update(key, (r) => model.stepped(r, outcome.value, total));
+    if (model.shouldSample(outcome.value.step, total)) await sample(trainer, key, generation);
   }
 }
 
@@ -34,20 +53,23 @@ async function loop(trainer, key, generation) {
 async function begin(trainer, key, generation) {
   const { state, compute, nameOf, textFor, update } = trainer;
   const { d, learningRate } = state.settings;
-  await settled(compute);
+  await settled(compute, `train-${key}`);
   if (generation !== state.generation) return;
+  const { scale, head } = model.RUNS.find((run) => run.key === key);
   const outcome = await compute.run(`train-${key}`, 'trainingStart', {
     name: nameOf(key),
     text: textFor(state.settings),
     d,
     learningRate,
-    scale: model.RUNS.find((run) => run.key === key).scale,
+    scale,
+    config: head ? 'head' : 'nohead',
     ...model.FIXED,
   });
   if (generation !== state.generation) return;
   if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
   state.notice = model.sourceNotice(state.settings, outcome.value);
   update(key, (r) => model.started(r, outcome.value));
+  await sample(trainer, key, generation);
   loop(trainer, key, generation);
 }
 
@@ -59,6 +81,7 @@ export function createRunner({ compute, nameOf, textFor, onChange }) {
   };
   const trainer = { state, compute, nameOf, textFor, update };
 
+  // settings: checked ones, with the learning rate resolved (never null here).
   function start(settings) {
     state.settings = settings;
     state.playing = true;
