@@ -11,7 +11,6 @@ import { whenNear } from '../../lib/when-near.js';
 
 let uid = 0;
 
-
 function readSettings(fields) {
   return model.checkSettings({
     d: fields.d.control.value,
