@@ -18,6 +18,7 @@
 
 using namespace attention;
 using namespace model_fixture_reader;
+using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using test_support::contains;
 using test_support::invalid_argument_message;
