@@ -387,7 +387,11 @@ function essentialChecks(engine, url, width) {
         );
       }
       await page.waitFor(
-        (figure) => /0\.11/.test(document.querySelector(figure).textContent),
+        (figure) => {
+          if (/0\.11/.test(document.querySelector(figure).textContent)) return true;
+          document.querySelector(figure).scrollIntoView(); // it runs its study once in view
+          return false;
+        },
         { message: 'the √d chart never drew' },
         HOOKS.scaleFigure,
       );
@@ -465,9 +469,13 @@ for (const name of ENGINES) {
 
       test(`over ${scheme}: section 6 loads the learning module and trains it in workers of its own`, async () => {
         await withPage(engine, site[scheme], 1280, async (page) => {
-          // The figures mount one per task after the map.
+          // Section 6's figure mounts as its section comes near: scroll to it until it has.
           await page.waitFor(
-            (button) => document.querySelector(button) !== null,
+            (button) => {
+              if (document.querySelector(button) !== null) return true;
+              document.querySelector('#training').scrollIntoView();
+              return false;
+            },
             { message: 'section 6 never mounted' },
             HOOKS.training.train,
           );

@@ -21,6 +21,8 @@ test('the page trains four models off the main thread, their losses fall and eac
   });
   try {
     await page.goto(chromium.url());
+    await page.waitForSelector('#map-table table', { timeout: 30000 });
+    await page.evaluate(() => document.querySelector('#training').scrollIntoView());
     await page.waitForSelector('#training .training__buttons button');
     // Before the first run: a sentence where the chart will be, no message and nothing red,
     // even once the reader picks a text of their own and has typed nothing yet.
