@@ -11,8 +11,8 @@ import { whenNear } from '../../lib/when-near.js';
 
 let uid = 0;
 
-// How many runs train at once: learning.js gives them as many workers as there are cores, up
-// to this.
+// How many runs train at once: main.js gives them a worker each, up to two per core
+// (compute/worker-count.js).
 export const RUNS_AT_ONCE = model.RUNS.length;
 
 function readSettings(fields) {
