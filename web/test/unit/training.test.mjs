@@ -296,3 +296,28 @@ test('samples are listed in the runs’ order, with the step each was written at
     { key: 'd', label: '1/d', step: 50, text: 'Fa' },
   ]);
 });
+
+test('with the committed table, the page reads each width’s rate and its spreads by name', () => {
+  const committed = JSON.parse(
+    readFileSync(new URL('../../assets/learning-results.json', import.meta.url), 'utf8'),
+  );
+  for (const d of model.WIDTHS) {
+    assert.ok(learningRateFor(committed, d) > 0, `a rate for d = ${d}`);
+    for (const { key } of model.RUNS)
+      assert.ok(spreadOf(committed, d, key) > 0, `${key}, d = ${d}`);
+  }
+  // At d = 64 the unscaled head is held to 2 × max(sd of none, sd of sqrt) of the page rows.
+  const threshold = 2 * Math.max(spreadOf(committed, 64, 'none'), spreadOf(committed, 64, 'sqrt'));
+  const gapOf = (gap) =>
+    model.findings(
+      runsWith({
+        sqrt: [0.2, 2.5, 0.3, 0.1],
+        none: [0.8, 2.5 + gap, 0.95, 0.5],
+        d: [0.1, 2.6, 0.2, 0.01],
+      }),
+      65,
+      { results: committed, settings },
+    )[3];
+  assert.match(gapOf(threshold * 0.9), /about the same as the 1\/√d head/);
+  assert.match(gapOf(threshold * 1.1), /is behind the 1\/√d head by/);
+});

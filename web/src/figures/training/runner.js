@@ -1,5 +1,5 @@
 // The four training loops, on the learning compute (one channel per run, each channel kept in
-// one worker; learning.js spreads them over as many workers as the device has cores): ask for a
+// one worker; main.js asks learning.js for a worker per run, up to two per core): ask for a
 // few steps, record them, ask again, until paused, reset or done. The held-out windows are
 // measured every few calls and a sample written every few dozen steps (model.js says when),
 // not on every call. The runs live in the core under their names; a reset bumps a generation
