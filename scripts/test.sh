@@ -8,7 +8,6 @@ cd "$(dirname "$0")/.."
 
 echo "== lint: Biome (JavaScript, CSS, JSON), clang-format (C++), function length, figure imports, tree"
 bash scripts/lint.sh
-node --test scripts/test/*.test.mjs
 
 echo "== native: build and Catch2 tests"
 bash scripts/build-native.sh native
@@ -26,7 +25,7 @@ node scripts/build-web.mjs
 
 echo "== wasm module in Node, page in Chromium, essential checks in Chromium, Firefox and WebKit"
 node --test web/test/*.test.mjs
-node --test web/test/unit/*.test.mjs
+node --test web/test/unit/*.test.mjs scripts/test/*.test.mjs
 
 echo "== prose: words and grade per section and per live note (budgets in scripts/prose.mjs)"
 node scripts/prose.mjs
