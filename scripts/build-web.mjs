@@ -129,6 +129,9 @@ const workerSource = {
         target: ['es2020'],
         write: false,
         legalComments: 'none',
+        // The worker never computes a saved head's map (the page does, with learning.js): it
+        // carries their JSON without the weights, as the page's bundle does.
+        plugins: [learnedHeadWithoutWeights],
       });
       return { loader: 'text', contents: worker.outputFiles[0].text };
     });
