@@ -6,7 +6,7 @@
 // study runs, while section 6 trains with its default settings and during a burst of 100 link
 // changes; section 6's default training from the click to "Finished"; and the gzipped size of
 // what the page fetches before the reader scrolls, and of what each file fetched later adds.
-// Run alone (`node bench/page-speed.mjs [--runs N] [--only training]`) after `npm run build`, or as part of
+// Run alone (`node bench/page-speed.mjs [--runs N] [--only training | firstMapMs,firstLoad | …]`) after `npm run build`, or as part of
 // bench/run.mjs, which runs it once per run and holds the medians to the targets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -21,6 +21,7 @@ const dist = join(root, 'dist');
 // What the files fetched only as a reader nears the section that needs them carry
 // (web/src/lib/when-near.js).
 const LATER_FILES = {
+  'later-figures.js': 'what sections 5 to 9 add (later-figures.js)',
   'learning.js': 'what the learning section adds (learning.js)',
   'torch-outputs.js': 'what the proof, section 7, adds (torch-outputs.js)',
 };
@@ -36,9 +37,10 @@ export function pageBytes() {
 // ---- the one helper for "the longest main-thread task during X" ----
 
 // A page whose long tasks (over 50 ms on the main thread) are collected from the start, once
-// its first map is drawn, the compute worker is up (it loads its own copy of the core after
-// the first map) and every figure has mounted (section 6's is among the last): what follows
-// measures the page as a reader uses it, not its start. `beforeLoad(page)` runs before the
+// its first map is drawn and the compute worker is up (it loads its own copy of the core after
+// the first map): what follows measures the page as a reader uses it, not its start. The
+// figures of sections 5 to 9 start as a reader scrolls to them; a row that needs one scrolls
+// there and waits for it (sectionReady). `beforeLoad(page)` runs before the
 // navigation (to watch its requests).
 export async function openPage(browser, url, { beforeLoad } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -54,8 +56,17 @@ export async function openPage(browser, url, { beforeLoad } = {}) {
   await page.goto(url);
   await page.waitForSelector('#map-table table');
   await page.waitForFunction(() => document.documentElement.dataset.compute !== 'starting');
-  await page.waitForSelector('#training .training__buttons button');
   return page;
+}
+
+// Scrolls to a later section and waits until its figure has started (its code loads as the
+// section nears: web/src/main.js).
+async function sectionReady(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    (section) => !document.querySelector(`#${section} .figure-waiting`),
+    id,
+  );
 }
 
 // The longest main-thread task while `action` runs (0 when none passed 50 ms, the shortest a
@@ -198,7 +209,7 @@ const STUDY_DONE = /32 draws, T = 64, mask off, seed \d+: computed by the C\+\+ 
 // The averaged study, from the click to its result.
 async function studyRun(browser, url) {
   const page = await openPage(browser, url);
-  await page.locator('#scale').scrollIntoViewIfNeeded();
+  await sectionReady(page, 'scale');
   const { longestMs, value } = await longestTaskDuring(page, async () => {
     await page.getByText('Averaged', { exact: true }).click();
     await page.waitForFunction(
@@ -230,7 +241,8 @@ async function trainingRun(browser, url) {
   const page = await openPage(browser, url);
   try {
     const mode = await page.evaluate(() => document.documentElement.dataset.compute);
-    await page.locator('#training').scrollIntoViewIfNeeded();
+    await sectionReady(page, 'training');
+    await page.waitForSelector('#training .training__buttons button');
     await page.evaluate(() => {
       const figure = document.querySelector('#training');
       const button = figure.querySelector('.training__buttons button');
@@ -320,30 +332,34 @@ async function attempt(what, measure) {
   }
 }
 
-// only: the names of the rows to measure (measureOnce's keys), or null for all of them.
+async function redrawRows(browser, url) {
+  const page = await openPage(browser, `${url}#d=64`);
+  const ms = {};
+  for (const T of [64, 256, 512]) ms[T] = await redrawMs(page, T, 300);
+  ms.backToBack = await redrawMs(page, 512, 0);
+  await page.close();
+  return ms;
+}
+
+// Each row: its key in a run's result, what it is called in a message, and how it is measured.
+const ROWS = [
+  ['firstMapMs', 'first map', firstMapMs],
+  ['redraw', 'redraw', redrawRows],
+  ['pasteMs', 'paste', pasteLongestTaskMs],
+  ['typingMs', 'typing', typingLongestTaskMs],
+  ['study', 'averaged study', studyRun],
+  ['training', 'section 6', trainingRun],
+  ['links', 'link burst', linkBurst],
+  ['firstLoad', 'first load', firstLoadFiles],
+];
+
+// only: the keys of the rows to measure (e.g. training, or firstMapMs,firstLoad), or null for all.
 async function measureOnce(browser, url, only = null) {
-  if (only) {
-    const result = {};
-    if (only.includes('training'))
-      result.training = await attempt('section 6', () => trainingRun(browser, url));
-    return result;
-  }
   const result = {};
-  result.firstMapMs = await attempt('first map', () => firstMapMs(browser, url));
-  result.redraw = await attempt('redraw', async () => {
-    const page = await openPage(browser, `${url}#d=64`);
-    const ms = {};
-    for (const T of [64, 256, 512]) ms[T] = await redrawMs(page, T, 300);
-    ms.backToBack = await redrawMs(page, 512, 0);
-    await page.close();
-    return ms;
-  });
-  result.pasteMs = await attempt('paste', () => pasteLongestTaskMs(browser, url));
-  result.typingMs = await attempt('typing', () => typingLongestTaskMs(browser, url));
-  result.study = await attempt('averaged study', () => studyRun(browser, url));
-  result.training = await attempt('section 6', () => trainingRun(browser, url));
-  result.links = await attempt('link burst', () => linkBurst(browser, url));
-  result.firstLoad = await attempt('first load', () => firstLoadFiles(browser, url));
+  for (const [key, what, measure] of ROWS) {
+    if (only && !only.includes(key)) continue;
+    result[key] = await attempt(what, () => measure(browser, url));
+  }
   return result;
 }
 
