@@ -321,3 +321,28 @@ test('with the committed table, the page reads each width’s rate and its sprea
   assert.match(gapOf(threshold * 0.9), /about the same as the 1\/√d head/);
   assert.match(gapOf(threshold * 1.1), /is behind the 1\/√d head by/);
 });
+
+test('the live note is two sentences of at most 45 words, by the spread rule', async () => {
+  const { sentences, words } = await import('../../../scripts/prose/measure.mjs');
+  const note = model.summary(usual(), context);
+  assert.equal(note.length, 2);
+  const text = note.join(' ');
+  assert.ok(words(text).length <= 45, `${words(text).length} words: ${text}`);
+  assert.equal(sentences(text), 2);
+  assert.match(note[0], /^After 10 steps, held-out loss: 2\.500 with 1\/√d, 2\.600 with 1\/d/);
+  // Against no head (2.7): each verdict is the spread rule's, quoted with its gap.
+  for (const key of ['sqrt', 'd', 'none']) {
+    const run = usual().find((r) => r.key === key);
+    const gap = 2.7 - run.latest.heldOutLoss;
+    const { verdict } = compareLosses(
+      run.latest.heldOutLoss,
+      2.7,
+      spreadOf(results, 64, key),
+      spreadOf(results, 64, 'nohead'),
+    );
+    const label = { sqrt: '1/√d is', d: '1/d', none: 'unscaled' }[key];
+    const said = verdict === 'same' ? 'about the same' : `better by ${gap.toFixed(3)}`;
+    assert.ok(note[1].includes(`${label} ${said}`), `${key}: ${note[1]}`);
+  }
+  assert.deepEqual(model.summary([], context), []);
+});

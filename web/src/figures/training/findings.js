@@ -147,6 +147,34 @@ export function findings(runs, vocabulary, { results = null, settings = null } =
   return sentences;
 }
 
+// How a head stands against no head, in a few words, by spread.js's rule: "better by 0.195",
+// "about the same", "worse by 0.035" (or "0.195 lower" while the spread is unknown).
+function versusNoHead({ verdict, gap }) {
+  const size = fixed(Math.abs(gap), 3);
+  if (verdict === 'same') return 'about the same';
+  if (verdict === 'unknown') return `${size} ${gap >= 0 ? 'lower' : 'higher'} (spread unknown)`;
+  return `${verdict === 'lower' ? 'better' : 'worse'} by ${size}`;
+}
+
+// The live note: at most two short sentences (45 words), the loss of each run and what each
+// head buys over no head. Everything else findings() says goes in the folded block below it.
+export function summary(runs, { results = null, settings = null } = {}) {
+  const failures = runs.filter((run) => run.status === 'failed');
+  if (failures.length > 0) return [`${capital(NAMES[failures[0].key])} stopped: see below.`];
+  const all = byKey(runs);
+  const common = complete(all) ? comparable(all) : null;
+  if (!common) return [];
+  const spread = (key) => spreadOf(results, settings?.d, key);
+  const loss = (key) => fixed(common[key].latest.heldOutLoss, 3);
+  const against = (key) => versusNoHead(compared(common[key], common.nohead, spread));
+  return [
+    `After ${common.sqrt.step} steps, held-out loss: ${loss('sqrt')} with 1/√d, ` +
+      `${loss('d')} with 1/d, ${loss('none')} unscaled, ${loss('nohead')} with no head.`,
+    `Against no head (a gap counts only above twice the seed spread), 1/√d is ` +
+      `${against('sqrt')}, 1/d ${against('d')}, unscaled ${against('none')}.`,
+  ];
+}
+
 // The chart's accessible name: what it shows, and the finding so far.
 export function chartLabel(runs, { results = null, settings = null } = {}) {
   const base =

@@ -61,7 +61,11 @@ function createDrawing(parts, view, data) {
     }
     render.drawMaps(parts.maps, runs);
     render.writeSamples(parts.samples, model.samples(runs));
-    render.writeFindings(parts.findings, model.findings(runs, runs[0]?.vocabulary ?? 0, context));
+    render.writeFindings(
+      parts.findings,
+      model.summary(runs, context),
+      model.findings(runs, runs[0]?.vocabulary ?? 0, context),
+    );
     render.writeTable(parts.body, model.tableRows(runs));
   }
 

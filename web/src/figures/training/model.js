@@ -258,4 +258,4 @@ export function samples(runs) {
   });
 }
 
-export { findings, chartLabel } from './findings.js';
+export { findings, chartLabel, summary } from './findings.js';

@@ -282,9 +282,25 @@ export function showPlaceholder({ placeholder }, shown) {
   placeholder.hidden = !shown;
 }
 
-export function writeFindings(box, sentences) {
-  if (!changed(box, sentences.join('\n'))) return;
-  box.replaceChildren(...sentences.map((text) => make('p', { text })));
+// The live note (at most two sentences, data-note for npm run prose) and, folded under it,
+// every finding with its numbers. The fold keeps its open state across rewrites.
+export function writeFindings(box, note, sentences) {
+  if (!changed(box, `${note.join('\n')}\n\n${sentences.join('\n')}`)) return;
+  if (note.length === 0 && sentences.length === 0) {
+    box.replaceChildren();
+    return;
+  }
+  let more = box.querySelector('details');
+  if (!more) {
+    more = make('details', { class: 'training__more' });
+    make('summary', { text: 'More from your run: the gradient, the attention, the spread' }, more);
+  }
+  more.hidden = sentences.length === 0;
+  more.replaceChildren(more.firstChild, ...sentences.map((text) => make('p', { text })));
+  const lead = make('p', { text: note.join(' ') });
+  lead.dataset.note = 'training';
+  lead.hidden = note.length === 0;
+  box.replaceChildren(lead, more);
 }
 
 // Written only while the table is open (index.js draws again when it opens).
