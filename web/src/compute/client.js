@@ -19,6 +19,9 @@
 // the first.
 import { errorOutcome } from './protocol.js';
 
+// How long a worker may take to start before its calls stay on the page. The page's own worker
+// loads the core (about 75 KB); the learning section's start several at once, each compiling
+// the larger learning module, so they are given longer (learning.js passes startTimeoutMs).
 const START_TIMEOUT_MS = 5000;
 
 // Per channel, the call running and the one latest request waiting behind it.
@@ -154,7 +157,7 @@ function boot(host) {
   };
   host.startTimer = host.timers.setTimeout(() => {
     if (host.mode === 'starting') fallBack(host, 'the worker did not start in time');
-  }, START_TIMEOUT_MS);
+  }, host.startTimeoutMs);
 }
 
 export function createCompute({
@@ -165,8 +168,9 @@ export function createCompute({
   maxRestarts = 3,
   timers = globalThis,
   startAfter = null,
+  startTimeoutMs = START_TIMEOUT_MS,
 }) {
-  const host = { core, startWorker, onNotice, onMode, maxRestarts, timers };
+  const host = { core, startWorker, onNotice, onMode, maxRestarts, timers, startTimeoutMs };
   Object.assign(host, { mode: 'starting', reason: '', restarts: 0, worker: null, startTimer: 0 });
   host.posted = new Map();
   host.lanes = createLanes((call) =>

@@ -30,9 +30,12 @@ class FakeWorker {
 
 function fakeTimers() {
   const queue = [];
+  const delays = [];
   return {
-    setTimeout(fn) {
+    delays,
+    setTimeout(fn, ms) {
       queue.push(fn);
+      delays.push(ms);
       return queue.length;
     },
     clearTimeout() {},
@@ -64,7 +67,7 @@ function untimed(outcome) {
   return rest;
 }
 
-function setup({ refuse = false, startAfter = null } = {}) {
+function setup({ refuse = false, startAfter = null, startTimeoutMs } = {}) {
   const workers = [];
   const notices = [];
   const timers = fakeTimers();
@@ -78,6 +81,7 @@ function setup({ refuse = false, startAfter = null } = {}) {
     onNotice: (message) => notices.push(message),
     timers,
     startAfter,
+    ...(startTimeoutMs ? { startTimeoutMs } : {}),
   });
   return { compute, workers, notices, timers };
 }
@@ -200,4 +204,9 @@ test('a worker that keeps dying gives way to the page after maxRestarts', async 
   const answer = compute.run('map', 'square', 2);
   timers.runAll();
   assert.deepEqual(untimed(await answer), { value: 4 });
+});
+
+test('a worker gets 5 s to start unless the caller gives it longer', () => {
+  assert.deepEqual(setup().timers.delays, [5000]);
+  assert.deepEqual(setup({ startTimeoutMs: 20000 }).timers.delays, [20000]);
 });
