@@ -171,4 +171,15 @@ AttentionGradientsF64 backward_f64(const Matrix& q, const Matrix& k, const Matri
     return result;
 }
 
+Matrix rows_of(const Matrix& m, int first, int count) {
+    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
+    return Matrix(count, m.cols,
+                  std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
+}
+
+void set_rows(Matrix& m, int first, const Matrix& block) {
+    std::copy(block.values.begin(), block.values.end(),
+              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
+}
+
 }  // namespace attention

@@ -46,4 +46,10 @@ struct AttentionGradientsF64 {
 AttentionGradientsF64 backward_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale,
                                    bool causal, const Matrix& d_output);
 
+// One window's rows of a batch's (B·T, n) matrix, and back: the models run attention and its
+// backward window by window. rows_of copies rows [first, first + count) into a matrix of their
+// own; set_rows writes block over the rows from first on.
+Matrix rows_of(const Matrix& m, int first, int count);
+void set_rows(Matrix& m, int first, const Matrix& block);
+
 }  // namespace attention

@@ -53,18 +53,6 @@ void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
                                b.rows);
 }
 
-// Rows [first, first + count) of m, as a matrix of their own.
-Matrix rows_of(const Matrix& m, int first, int count) {
-    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
-    return Matrix(count, m.cols,
-                  std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
-}
-
-void set_rows(Matrix& m, int first, const Matrix& block) {
-    std::copy(block.values.begin(), block.values.end(),
-              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
-}
-
 void require_shape(const Matrix& m, int rows, int cols, const char* name) {
     if (m.rows != rows || m.cols != cols)
         throw std::invalid_argument(std::string(name) + " is (" + std::to_string(m.rows) + ", " +

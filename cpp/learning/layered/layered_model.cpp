@@ -38,17 +38,6 @@ void add_times_transposed(float* out, const float* a, const float* b, int n, int
     products::add_full_product(out, a, b_transposed.data(), n, m, k);
 }
 
-Matrix rows_of(const Matrix& m, int first, int count) {
-    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
-    return Matrix(count, m.cols,
-                  std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
-}
-
-void set_rows(Matrix& m, int first, const Matrix& block) {
-    std::copy(block.values.begin(), block.values.end(),
-              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
-}
-
 void require_batch(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch) {
     validate_layered_config(config);
     const std::size_t total = parameter_layout(config).total;
