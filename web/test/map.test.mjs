@@ -11,21 +11,9 @@ import { loadCores } from './cores.mjs';
 import { poll } from './engines/page.mjs';
 import { DEFAULT_STATE } from '../src/state.js';
 import { rowAverages } from '../src/lib/map-statistics.js';
+import { EXPERIMENT_TITLES } from './experiment-titles.mjs';
 
 const chromium = useChromium();
-
-const TITLES = [
-  'Remove the causal mask',
-  'The same token at two positions',
-  '…with sinusoidal positions',
-  '…with RoPE',
-  'RoPE: distance, not place',
-  'Widen the head under 1/√d: d = 16 → 256',
-  'Scale by 1/d instead of 1/√d',
-  'No scaling at d = 512',
-  'A head trained on Shakespeare',
-  "Back to the tutorial's figure",
-];
 
 async function open(
   hash = '',
@@ -80,7 +68,7 @@ describe('colours mean one thing', () => {
     const { page, problems } = await open('', { reducedMotion: 'reduce' });
     assert.equal(await colourTop(page), '1');
     assert.equal(await page.isVisible('#map [data-role="colour-note"]'), false);
-    for (const title of TITLES) {
+    for (const title of EXPERIMENT_TITLES) {
       await runExperiment(page, title);
       assert.equal(await colourTop(page), '1', title);
     }
@@ -128,7 +116,7 @@ for (const [width, height] of [
 ]) {
   test(`after each experiment at ${width}×${height}, half the map and its note are in view together`, async () => {
     const { page, problems } = await open('', { width, height });
-    for (const title of TITLES) {
+    for (const title of EXPERIMENT_TITLES) {
       await page.$eval('[data-figure="experiments"]', (element) => element.scrollIntoView());
       await runExperiment(page, title);
       const map = await shareInView(page, '#map .map-canvas');

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { useChromium } from './chromium.mjs';
+import { EXPERIMENT_TITLES } from './experiment-titles.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -66,26 +67,13 @@ async function runExperiment(page, title) {
   await settle(page);
 }
 
-const TITLES = [
-  'Remove the causal mask',
-  'The same token at two positions',
-  '…with sinusoidal positions',
-  '…with RoPE',
-  'RoPE: distance, not place',
-  'Widen the head under 1/√d: d = 16 → 256',
-  'Scale by 1/d instead of 1/√d',
-  'No scaling at d = 512',
-  'A head trained on Shakespeare',
-  "Back to the tutorial's figure",
-];
-
 for (const [width, height] of [
   [1280, 800],
   [390, 844],
 ]) {
   test(`after each experiment at ${width}×${height} the map and its note are both in view`, async () => {
     const { page, problems } = await open('', { width, height });
-    for (const title of TITLES) {
+    for (const title of EXPERIMENT_TITLES) {
       await runExperiment(page, title);
       const map = await inView(page, '#map .map-canvas');
       const note = await inView(page, '#map .experiment-note');
