@@ -67,6 +67,16 @@ export function compact(value) {
   return minus(value.toFixed(magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2));
 }
 
+// A chart axis's tick: at most four significant digits, thousands grouped with commas
+// ("1,150", "2.25", "0.5"). Charts are given this so that they never build an
+// Intl.NumberFormat (their default), whose first construction took 12-24 ms of the page.
+export function axisTick(value) {
+  if (!Number.isFinite(value)) return '—';
+  const [whole, fraction] = String(Number(value.toPrecision(4))).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return minus(fraction ? `${grouped}.${fraction}` : grouped);
+}
+
 // A token as shown on an axis: spaces and invisible characters made visible.
 export function visibleToken(token) {
   if (token === ' ') return '␣';

@@ -2,7 +2,15 @@
 // say "exactly 0", table cells read back as numbers, and nothing prints NaN.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cell, compact, exactly, fixed, scientific, significant } from '../../src/lib/format.js';
+import {
+  axisTick,
+  cell,
+  compact,
+  exactly,
+  fixed,
+  scientific,
+  significant,
+} from '../../src/lib/format.js';
 
 const cases = (format, table) => {
   for (const [value, expected] of table) assert.equal(format(value), expected, `${value}`);
@@ -110,4 +118,16 @@ test('nothing prints NaN or undefined', () => {
       assert.equal(format(value), '—', `${format.name}(${value})`);
     }
   }
+});
+
+test('axis ticks group thousands, drop float noise and keep a real minus sign', () => {
+  cases(axisTick, [
+    [0, '0'],
+    [1150, '1,150'],
+    [1234567, '1,235,000'],
+    [0.30000000000000004, '0.3'],
+    [2.25, '2.25'],
+    [-0.5, '−0.5'],
+    [Number.NaN, '—'],
+  ]);
 });

@@ -1,6 +1,7 @@
 // Draws the growth model: a Chart.js line chart (loss on the left axis, layer 2's induction score
 // on the right), a dashed line where the head forms with its label, and the numbers table.
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
+import { axisTick } from '../../lib/format.js';
 import { cssColor } from '../../theme.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
@@ -29,6 +30,8 @@ function formsPlugin(model) {
 }
 
 const axisTitle = (text, color) => ({ display: true, text, color });
+// Ticks formatted here, not by Chart.js's Intl.NumberFormat (lib/format.js axisTick).
+const ticks = () => ({ callback: axisTick });
 
 export function drawChart(canvas, model) {
   const loss = cssColor('--accent');
@@ -57,13 +60,20 @@ export function drawChart(canvas, model) {
       parsing: false,
       plugins: { legend: { display: false }, tooltip: { enabled: false } },
       scales: {
-        x: { type: 'linear', min: 0, max: model.lastStep, title: axisTitle('step') },
-        y: { type: 'linear', title: axisTitle('training loss (nats)', loss) },
+        x: {
+          type: 'linear',
+          min: 0,
+          max: model.lastStep,
+          ticks: ticks(),
+          title: axisTitle('step'),
+        },
+        y: { type: 'linear', ticks: ticks(), title: axisTitle('training loss (nats)', loss) },
         score: {
           type: 'linear',
           position: 'right',
           min: 0,
           max: 1,
+          ticks: ticks(),
           grid: { drawOnChartArea: false },
           title: axisTitle('induction score', induction),
         },

@@ -140,7 +140,7 @@ export function createChart(canvas, get, onHover) {
           ticks: { autoSkip: true, maxRotation: 0, callback: (value) => String(2 ** value) },
           title: { display: true, text: 'head width d (each step doubles)' },
         },
-        y: { type: 'linear', ticks: {}, title: { display: true, text: '' } },
+        y: { type: 'linear', ticks: { callback: tickText }, title: { display: true, text: '' } },
       },
     },
     plugins: [backgroundPlugin(get), overlayPlugin(get, onHover)],

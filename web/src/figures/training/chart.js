@@ -4,6 +4,7 @@
 // and kept inside the plot's height.
 // It draws what model.js computed: points, the y range, the accessible name.
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
+import { axisTick } from '../../lib/format.js';
 import { INVERSE_D, INVERSE_SQRT_D, UNSCALED } from '../../lib/scale.js';
 import { cssColor } from '../../theme.js';
 import { NO_HEAD, RUNS } from './model.js';
@@ -57,7 +58,7 @@ export function createLossChart(canvas, steps) {
     type: 'linear',
     ...range,
     title: { display: true, text: title, color: muted },
-    ticks: { color: muted },
+    ticks: { color: muted, callback: axisTick },
     grid: { color: line },
   });
   return new Chart(canvas, {
