@@ -9,6 +9,7 @@ import { learnedHead } from './learned-head.js';
 import { TRAINING_RUNS, workerCount } from './compute/worker-count.js';
 import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
+import { createPictureWants } from './compute/pictures.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { savedModelOf } from './state.js';
 import { createStore } from './store.js';
@@ -63,13 +64,19 @@ function declare(facts) {
   for (const [key, value] of Object.entries(facts)) document.documentElement.dataset[key] = value;
 }
 
-// Large maps go to the worker; the bytes its core holds are declared beside the page's. The
-// trained head's maps are computed on the page, by the learning module (learning.js), once it
-// has loaded (only the page's copy holds the head).
-function backgroundMap(compute, core, learning) {
+// Large maps go to the worker, which also paints them at the sizes the maps are drawn
+// (pictures.js); the bytes its core holds are declared beside the page's. The trained head's
+// maps are computed on the page, by the learning module (learning.js), once it has loaded
+// (only the page's copy holds the head).
+function backgroundMap(compute, core, learning, pictures) {
   return async (state) => {
     if (savedModelOf(state)) return learnedMap(core, learning, state);
-    const outcome = await compute.run('map', 'attentionMap', state);
+    const outcome = await compute.runPainted(
+      'map',
+      'attentionMap',
+      [state],
+      pictures.wanted(state),
+    );
     // Asked after the map, but the map does not wait for the answer.
     compute.run('heap', 'heapInUse').then((heap) => {
       if ('value' in heap) declare({ workerHeapInUse: heap.value });
@@ -145,9 +152,16 @@ function mountLater(slot, context, mounted, store) {
 // onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
 // What one figure shows of another's travels here, in the context: the map draws the
 // experiment's note with the experiments figure's renderer, never by importing it.
-async function mountAll(core, store, mounted, { compute, learning, onMapShown }) {
+async function mountAll(core, store, mounted, { compute, learning, pictures, onMapShown }) {
   const showExperimentNote = experiments.noteRenderer(core);
-  const context = { core, dispatch: store.dispatch, compute, learning, showExperimentNote };
+  const context = {
+    core,
+    dispatch: store.dispatch,
+    compute,
+    learning,
+    pictures,
+    showExperimentNote,
+  };
   for (const [index, slot] of slotsInOrder().entries()) {
     const module = FIGURES[slot.dataset.figure];
     if (module) mountOne(slot, module, context, mounted, store.getSnapshot());
@@ -195,9 +209,10 @@ async function start() {
     onMode: (mode, reason) => declare({ compute: mode, computeReason: reason }),
   });
   declare({ compute: compute.describe().mode, kernel: core.simdKernel });
+  const pictures = createPictureWants();
   const store = createStore(core, {
     hash: location.hash,
-    background: backgroundMap(compute, core, learning),
+    background: backgroundMap(compute, core, learning, pictures),
   });
   const hash = createHashSync({
     location,
@@ -216,7 +231,7 @@ async function start() {
     hash.write(snapshot.state);
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
-  await mountAll(core, store, figures, { compute, learning, onMapShown });
+  await mountAll(core, store, figures, { compute, learning, pictures, onMapShown });
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

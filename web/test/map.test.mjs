@@ -240,3 +240,51 @@ describe('moving only d', () => {
     await page.close();
   });
 });
+
+// A large map's cells are max-pooled and coloured in the compute worker, which hands the page
+// a finished bitmap (web/src/compute/pictures.js). What the page then shows must be what it
+// paints itself where workers are refused: the same link, drawn both ways, pixel for pixel.
+describe('a large map painted in the worker', () => {
+  const text = 'Shall I compare thee to a summer’s day? '.repeat(25).slice(0, 1000);
+
+  // The map and the first screen's map as drawn, once a 1,000-token text was typed in.
+  async function drawn(hash, { refuseWorkers }) {
+    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 800 } });
+    const problems = await watchProblems(page);
+    if (refuseWorkers)
+      await page.route('**/index.html', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace('worker-src blob:', "worker-src 'none'");
+        await route.fulfill({ response, body });
+      });
+    await page.goto(chromium.url(hash));
+    const path = refuseWorkers ? 'main-thread' : 'worker';
+    await page.waitForFunction((mode) => document.documentElement.dataset.compute === mode, path);
+    await page.fill('#map-text', text);
+    await page.waitForFunction(() =>
+      /^1000 tokens/.test(document.querySelector('[data-role="summary"]').textContent),
+    );
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))),
+    );
+    const shown = await page.evaluate(() => ({
+      painted: document.querySelector('#map .map-canvas').dataset.cellsPainted,
+      map: document.querySelector('#map .map-canvas').toDataURL(),
+      hero: document.querySelector('.hero-map').toDataURL(),
+    }));
+    await page.close();
+    return { ...shown, problems: problems.filter((problem) => !/worker-src/.test(problem)) };
+  }
+
+  for (const hash of ['#d=64', '#d=64&stretch=1']) {
+    test(`${hash}: the worker's picture is the one the page paints itself`, async () => {
+      const worker = await drawn(hash, { refuseWorkers: false });
+      const page = await drawn(hash, { refuseWorkers: true });
+      assert.equal(worker.painted, 'worker');
+      assert.equal(page.painted, 'page');
+      assert.ok(worker.map === page.map, 'section 4’s map differs');
+      assert.ok(worker.hero === page.hero, 'the first screen’s map differs');
+      assert.deepEqual([...worker.problems, ...page.problems], []);
+    });
+  }
+});

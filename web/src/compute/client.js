@@ -76,7 +76,8 @@ function runHere(host, call) {
 
 function post(host, call) {
   host.posted.set(call.id, call);
-  host.worker.postMessage({ id: call.id, method: call.method, args: call.args });
+  const { id, method, args, pictures } = call;
+  host.worker.postMessage(pictures ? { id, method, args, pictures } : { id, method, args });
 }
 
 function stopWorker(host) {
@@ -179,15 +180,19 @@ export function createCompute({
   if (startAfter) startAfter.then(() => host.mode === 'starting' && boot(host));
   else boot(host);
   let nextId = 1;
+  const runPainted = (channel, method, args, pictures) =>
+    new Promise((resolve) => {
+      host.lanes.enqueue({ id: nextId, channel, method, args, pictures, resolve });
+      nextId += 1;
+    });
 
   return {
     // Resolves { value } | { error, field? } | { stale: true }.
-    run(channel, method, ...args) {
-      return new Promise((resolve) => {
-        host.lanes.enqueue({ id: nextId, channel, method, args, resolve });
-        nextId += 1;
-      });
-    },
+    run: (channel, method, ...args) => runPainted(channel, method, args, null),
+
+    // The same, and a worker also paints these map pictures (pictures.js) into the value;
+    // on the page, none are painted (the figures paint their own).
+    runPainted,
 
     // Which path computes, and why: the browser tests report it.
     describe: () => ({ mode: host.mode, reason: host.reason, restarts: host.restarts }),

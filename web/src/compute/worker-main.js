@@ -4,6 +4,7 @@
 // AttentionLearning (the learning section's) here.
 import { loadCore } from '../core.js';
 import { loadLearningCore } from '../learning-core.js';
+import { paintPictures } from './pictures.js';
 import { errorOutcome, isFatal, transferables } from './protocol.js';
 
 const loaded = self.AttentionLearning
@@ -20,13 +21,14 @@ const ready = loaded.then(
   },
 );
 
-self.onmessage = async ({ data: { id, method, args } }) => {
+self.onmessage = async ({ data: { id, method, args, pictures } }) => {
   const core = await ready;
   if (!core) return;
   try {
     const started = performance.now();
     const value = core[method](...args);
     const ms = performance.now() - started; // the core's own time, without the trip here
+    if (pictures) value.pictures = await paintPictures(value, pictures);
     self.postMessage({ id, value, ms }, transferables(value));
   } catch (error) {
     self.postMessage({ id, ...errorOutcome(error), fatal: isFatal(error) });

@@ -1,8 +1,9 @@
 // A square heat-map grid on a canvas, shared by every figure that draws one: its geometry,
 // which cell a pointer is over, how the arrow keys move a cursor over it, and painting a
 // T×T matrix once into a bitmap that is then scaled up without smoothing (or, when the
-// matrix has more cells than the plot has pixels, into one pixel per plot pixel).
-import { MAGMA_RGB } from './magma.js';
+// matrix has more cells than the plot has pixels, into one pixel per plot pixel; the pixels
+// themselves come from heat-pixels.js, which the compute worker uses too).
+import { heatPicture } from './heat-pixels.js';
 
 // Geometry in CSS pixels. width: room available; T: rows = columns; labelChars: the longest
 // axis label drawn (0 for index labels); maxPlot: the largest plot side allowed.
@@ -47,65 +48,19 @@ export function moveCursor(cursor, key, { rows, cols = rows, pages = false }) {
   return null;
 }
 
-// The 256 magma colours as RGBA pixels, one 32-bit word each, in the platform's byte order
-// (written as bytes, read as words), so painting a cell is one lookup and one store.
-const MAGMA_PIXELS = (() => {
-  const bytes = new Uint8Array(256 * 4);
-  for (let colour = 0; colour < 256; colour++) {
-    bytes.set(MAGMA_RGB.subarray(colour * 3, colour * 3 + 3), colour * 4);
-    bytes[colour * 4 + 3] = 255;
-  }
-  return new Uint32Array(bytes.buffer);
-})();
-
-// The RGBA pixels of a T×T heat map: values[i] / top through magma, so a map of a million
-// cells paints in a few milliseconds. Written into `pixels` when given (T·T·4 bytes).
-export function heatPixels(values, T, top, pixels = new Uint8ClampedArray(T * T * 4)) {
-  const words = new Uint32Array(pixels.buffer, pixels.byteOffset, T * T);
-  const toIndex = top > 0 ? 255 / top : 0;
-  const cells = T * T;
-  for (let i = 0; i < cells; i++) {
-    // Clamped to 0…255 (NaN fails both tests and paints colour 0); `| 0` then rounds down.
-    let index = values[i] * toIndex + 0.5;
-    index = index > 0 ? Math.min(index, 255) : 0;
-    words[i] = MAGMA_PIXELS[index | 0];
-  }
-  return pixels;
-}
-
-// The largest of a T×T matrix's values in each of side × side pixels (side < T). Cell (row,
-// col) falls in pixel (⌊row·side/T⌋, ⌊col·side/T⌋), so every cell counts once. A map with more
-// cells than the screen has pixels across keeps every peak this way; scaled down without
-// smoothing it would drop whole rows and columns of cells, and with smoothing dim every
-// lone bright cell toward its dark neighbours.
-export function maxPool(values, T, side) {
-  const pooled = new Float32Array(side * side).fill(Number.NEGATIVE_INFINITY);
-  const pixelOf = Int32Array.from({ length: T }, (_, index) => Math.floor((index * side) / T));
-  for (let row = 0; row < T; row++) {
-    const pixelRow = pixelOf[row] * side;
-    for (let col = 0; col < T; col++) {
-      const value = values[row * T + col];
-      const at = pixelRow + pixelOf[col];
-      if (value > pooled[at]) pooled[at] = value;
-    }
-  }
-  return pooled;
-}
-
 // A heat-map bitmap of values / top: T×T, or side × side max-pooled (maxPool) when side < T,
 // where side is how many device pixels the plot spans. Drawn scaled, it costs nothing per
 // hover. A `reuse` bitmap of the same size is painted over instead of making a new one: at
 // T = 1000 each is 4 MB, garbage a moment later.
 const imageOf = new WeakMap(); // bitmap -> its ImageData
 export function heatBitmap(values, T, top = 1, reuse = null, side = T) {
-  const pooled = side < T;
-  const width = pooled ? side : T;
+  const width = Math.min(side, T);
   const bitmap = reuse?.width === width ? reuse : document.createElement('canvas');
   bitmap.width = width;
   bitmap.height = width;
   if (!imageOf.has(bitmap)) imageOf.set(bitmap, new ImageData(width, width));
   const image = imageOf.get(bitmap);
-  heatPixels(pooled ? maxPool(values, T, side) : values, width, top, image.data);
+  heatPicture(values, T, top, side, image.data);
   bitmap.getContext('2d').putImageData(image, 0, 0);
   return bitmap;
 }

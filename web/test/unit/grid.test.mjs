@@ -3,7 +3,8 @@
 // #b73779, magma(1) = #fcfdbf), with NaN, negatives and values over the top clamped.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { heatPixels, maxPool, moveCursor } from '../../src/lib/grid.js';
+import { moveCursor } from '../../src/lib/grid.js';
+import { heatPicture, heatPixels, maxPool } from '../../src/lib/heat-pixels.js';
 
 const rgba = (pixels, cell) => [...pixels.subarray(cell * 4, cell * 4 + 4)];
 
@@ -47,6 +48,15 @@ test('a lone peak survives pooling wherever it stands, and zeros stay zero', () 
     assert.equal(pooled[pixel], Math.fround(0.62), `peak at cell ${row},${col}`);
     assert.equal(pooled.filter((value) => value !== 0).length, 1);
   }
+});
+
+test('a heat picture is the map itself where it fits and the pooled map where it does not', () => {
+  const values = Float32Array.from({ length: 16 }, (_, i) => i / 15);
+  // side 2 < T = 4: the pixels of the 2×2 maxima (5, 7, 13, 15) / 15, as maxPool's test finds them
+  const pooled = heatPicture(values, 4, 1, 2);
+  assert.deepEqual([...pooled], [...heatPixels(Float32Array.of(5 / 15, 7 / 15, 13 / 15, 1), 2, 1)]);
+  // side 9 ≥ T = 4: one pixel a cell, 4 × 4 of them
+  assert.deepEqual([...heatPicture(values, 4, 1, 9)], [...heatPixels(values, 4, 1)]);
 });
 
 test('the keys move a grid cursor one cell, to a row’s ends, and (where taken) a column’s', () => {

@@ -4,6 +4,7 @@
 import './attention-map.css';
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
+import { pictureFor } from '../../compute/pictures.js';
 import { cellAt } from '../../lib/grid.js';
 import { attachGridCursor } from '../../lib/grid-cursor.js';
 import { controlsMarkup, syncControls, wireControls } from './controls.js';
@@ -53,7 +54,7 @@ const IDLE_READOUT = 'Point at, tap, or focus the map and use the arrow keys to 
 // The canvas and its cached bitmap (coloured once per result, colour scale and plot size;
 // hover only rescales it). The room it may fill comes from the resize observer, so drawing never forces
 // a layout. pooledNote is shown while the plot has fewer pixels across than the map has cells.
-function canvasView(canvas, pooledNote) {
+function canvasView(canvas, pooledNote, wants) {
   let cached = { result: null, width: 0, bitmap: null };
   let box = null;
   let room = 0;
@@ -69,6 +70,10 @@ function canvasView(canvas, pooledNote) {
       // A map that fits keeps its T×T bitmap whatever the plot's size; a pooled one is remade
       // for a new size.
       const bitmapFor = (side) => {
+        const painted = pictureFor(result, side, top);
+        // Who painted the cells, for tests and the bench: 'worker' or 'page'.
+        canvas.dataset.cellsPainted = painted ? 'worker' : 'page';
+        if (painted) return painted;
         const width = Math.min(side, result.T);
         if (cached.result !== result || cached.width !== width || cached.top !== top)
           cached = {
@@ -79,8 +84,10 @@ function canvasView(canvas, pooledNote) {
           };
         return cached.bitmap;
       };
+      const width = room || canvas.parentElement.clientWidth;
+      wants?.want('map', render.largeMapSide(width), true);
       box = render.drawMap(canvas, {
-        room: room || canvas.parentElement.clientWidth,
+        room: width,
         state,
         result,
         labels: model.labels,
@@ -140,7 +147,7 @@ function wireExports($, canvas, current) {
 
 // showExperimentNote(box, snapshot): draws the note of the experiment on the map, if any, into
 // the box beside it (the experiments figure's, handed over by main.js).
-export function mount(element, { core, dispatch, showExperimentNote = () => {} }) {
+export function mount(element, { core, dispatch, pictures, showExperimentNote = () => {} }) {
   const root = document.createElement('div');
   root.className = 'attention-map';
   root.innerHTML = MARKUP(core.limits); // static markup; typed text only ever goes through .value/.textContent
@@ -148,7 +155,7 @@ export function mount(element, { core, dispatch, showExperimentNote = () => {} }
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const canvas = root.querySelector('.map-canvas');
   const inputs = wireControls(root, dispatch);
-  const view = canvasView(canvas, $('pooled-note'));
+  const view = canvasView(canvas, $('pooled-note'), pictures);
   const numbers = tableView($('table-wrap'));
   let snapshot = null;
   const inspect = ({ state, result }, cell) =>

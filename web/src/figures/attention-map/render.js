@@ -121,6 +121,12 @@ export function drawMap(canvas, { room, state, result, labels, barLabels, bitmap
   return { ...box, pooled: side < T };
 }
 
+// How many device pixels across the plot is for a map too large for token labels (its axes
+// then carry up to three-digit indices): the same for every such map, whatever its T.
+export function largeMapSide(room) {
+  return Math.round(gridLayout(room, 1, 3, maxPlot()).plot * (window.devicePixelRatio || 1));
+}
+
 // Splits "a · b · c" into lines no wider than `width` at the context's font.
 function wrapTitle(context, title, width) {
   const lines = [];

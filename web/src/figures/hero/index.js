@@ -26,7 +26,7 @@ function controls(dispatch) {
   return { row, input, message };
 }
 
-export function mount(element, { dispatch }) {
+export function mount(element, { dispatch, pictures }) {
   element.querySelector('.needs-script')?.remove();
   const parts = controls(dispatch);
   const canvas = Object.assign(document.createElement('canvas'), { className: 'hero-map' });
@@ -36,7 +36,7 @@ export function mount(element, { dispatch }) {
   element.prepend(parts.row, canvas, line);
   const cache = {};
   let last = null;
-  const draw = () => last && drawHero(canvas, last, element.clientWidth, cache);
+  const draw = () => last && drawHero(canvas, last, element.clientWidth, cache, pictures);
   new ResizeObserver(draw).observe(element);
   return {
     update(snapshot) {

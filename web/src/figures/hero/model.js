@@ -32,6 +32,7 @@ export function heroModel(snapshot) {
   return {
     T: result.T,
     weights: result.weights,
+    result,
     causal: snapshot.state.causal,
     labels: result.T <= LABEL_LIMIT ? result.tokens.map(visibleToken) : null,
     line: lastRowLine(result),

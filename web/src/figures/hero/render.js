@@ -1,6 +1,7 @@
 // Draws the first screen's map: a square of cells coloured 0 (black) to 1 (pale yellow) on
 // the same magma scale as the big map, the letters along both sides when there are few, and
 // a colour bar from 0 to 1. Only drawing: the numbers come from model.js.
+import { pictureFor } from '../../compute/pictures.js';
 import { heatBitmap, sizeCanvas } from '../../lib/grid.js';
 import { MAGMA_RGB } from '../../lib/magma.js';
 
@@ -51,15 +52,27 @@ function drawMask(context, box, T, colour) {
   context.fill();
 }
 
-export function drawHero(canvas, model, width, cache) {
+const devicePixels = (css) => Math.round(css * (window.devicePixelRatio || 1));
+
+// The map's cells as a bitmap `pixels` across: the compute worker's picture of a large map
+// (compute/pictures.js), else painted here, over the cached one. `wants` hears the plot's
+// size for a large map, which has no letters along its sides.
+function cellsBitmap(model, pixels, cache, { wants, width }) {
+  wants?.want('hero', devicePixels(layout(width, false).plot), false);
+  const painted = pictureFor(model.result, pixels, 1);
+  if (painted) return painted;
+  cache.bitmap = heatBitmap(model.weights, model.T, 1, cache.bitmap, Math.min(model.T, pixels));
+  return cache.bitmap;
+}
+
+export function drawHero(canvas, model, width, cache, wants) {
   const box = layout(width, Boolean(model.labels));
   const context = sizeCanvas(canvas, box);
   const style = getComputedStyle(canvas);
   context.clearRect(0, 0, box.width, box.height);
-  const pixels = Math.round(box.plot * (window.devicePixelRatio || 1));
-  cache.bitmap = heatBitmap(model.weights, model.T, 1, cache.bitmap, Math.min(model.T, pixels));
+  const cells = cellsBitmap(model, devicePixels(box.plot), cache, { wants, width });
   context.imageSmoothingEnabled = false;
-  context.drawImage(cache.bitmap, box.left, box.top, box.plot, box.plot);
+  context.drawImage(cells, box.left, box.top, box.plot, box.plot);
   if (model.causal) drawMask(context, box, model.T, style.borderTopColor);
   context.fillStyle = style.color;
   if (model.labels) drawLabels(context, box, model.labels);
