@@ -98,3 +98,66 @@ test('the page trains four models off the main thread, their losses fall and eac
     await page.close();
   }
 });
+
+// Each run lives in one worker: when one of them dies mid-training, the page says so and
+// restarts it, that run says it was lost with it, and the other three train to the end.
+test('a learning worker that dies mid-training loses its run only, and says so', async () => {
+  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  try {
+    await page.goto(chromium.url());
+    await page.waitForSelector('#map-table table', { timeout: 30000 });
+    await page.evaluate(() => document.querySelector('#training').scrollIntoView());
+    await page.waitForSelector('#training .training__buttons button');
+    await page.selectOption('#training select[id$="-d"]', '16');
+    await page.fill('#training input[id$="-steps"]', '400');
+    await page.click('#training .training__buttons button');
+    await page.waitForFunction(
+      () =>
+        /^Step [1-9]\d* of 400/.test(
+          document.querySelector('#training .training__status')?.textContent,
+        ),
+      null,
+      { timeout: 120000 },
+    );
+    const learning = [];
+    for (const worker of page.workers())
+      if (await worker.evaluate(() => typeof self.AttentionLearning === 'function'))
+        learning.push(worker);
+    assert.ok(learning.length >= 2, `${learning.length} learning workers`);
+    await learning[0].evaluate(() =>
+      setTimeout(() => {
+        throw new Error('a test killed this worker');
+      }),
+    );
+    await page.waitForFunction(
+      () =>
+        /^Finished/.test(document.querySelector('#training .training__buttons button').textContent),
+      null,
+      { timeout: 300000 },
+    );
+    assert.match(await page.textContent('#banner'), /stopped .*and was restarted/);
+    const text = await page.textContent('#training');
+    const lost = text.match(/this run was lost with it/g) ?? [];
+    assert.ok(lost.length >= 1, 'no run said it was lost with its worker');
+    assert.doesNotMatch(text, /no training run is called/);
+    assert.doesNotMatch(text, /NaN/);
+    await page.click('#training .training__table summary'); // written while it is open
+    await page.waitForFunction(
+      () => document.querySelectorAll('#training .training__table tbody tr').length === 4,
+    );
+    const finished = await page.$$eval('#training .training__table tbody tr', (trs) =>
+      trs.map((tr) => tr.querySelector('td')?.textContent),
+    );
+    // A worker holds one run where there are four, two where there are two.
+    const reached = finished.filter((step) => step === '400').length;
+    assert.ok(reached >= 4 - Math.ceil(4 / learning.length), `steps: ${finished.join(', ')}`);
+    assert.ok(reached < 4, 'every run finished: the killed worker held none');
+    assert.deepEqual(
+      problems.filter((p) => !/a test killed this worker/.test(p)),
+      [],
+    );
+  } finally {
+    await page.close();
+  }
+});

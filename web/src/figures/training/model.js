@@ -170,6 +170,10 @@ export function sampled(run, result) {
   return Object.freeze({ ...run, sample: Object.freeze({ step: result.step, text: result.text }) });
 }
 
+// Why a run stopped when the worker that held it stopped (runner.js).
+export const LOST_WITH_WORKER =
+  'its worker stopped and this run was lost with it; the others go on. Reset to train again.';
+
 export function failed(run, message) {
   return Object.freeze({ ...run, status: 'failed', error: message });
 }

@@ -25,12 +25,20 @@ async function sample(trainer, key, generation) {
   update(key, (r) => model.sampled(r, outcome.value));
 }
 
+// A run lives in one worker: if that worker stopped (and was restarted, with a notice), the
+// run's model went with it, and the restarted worker answers that it knows no such run. Said
+// so in words; the other runs, in workers of their own, go on.
+function lostOrError(compute, channel, restartsBefore, error) {
+  return compute.describe(channel).restarts > restartsBefore ? model.LOST_WITH_WORKER : error;
+}
+
 // One run's steps, asked for a few at a time until it is paused, reset, done or failed.
 // trainer: { state, compute, nameOf, textFor, update } (createRunner's).
 async function loop(trainer, key, generation) {
   const { state, compute, nameOf, update } = trainer;
   const channel = `train-${key}`;
-  const perCall = model.stepsPerCall(compute.describe(channel).mode, state.settings.d);
+  const { mode, restarts } = compute.describe(channel);
+  const perCall = model.stepsPerCall(mode, state.settings.d);
   const total = state.settings.steps;
   while (generation === state.generation && state.playing) {
     const run = state.runs.find((r) => r.key === key);
@@ -43,7 +51,10 @@ async function loop(trainer, key, generation) {
       measure,
     });
     if (generation !== state.generation || outcome.stale) return;
-    if (outcome.error) return update(key, (r) => model.failed(r, outcome.error));
+    if (outcome.error) {
+      const error = lostOrError(compute, channel, restarts, outcome.error);
+      return update(key, (r) => model.failed(r, error));
+    }
     update(key, (r) => model.stepped(r, outcome.value, total));
     if (model.shouldSample(outcome.value.step, total)) await sample(trainer, key, generation);
   }
