@@ -4,6 +4,7 @@
 // in style.css, written once with light-dark().
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
+const resolved = new Map(); // cssColor: name -> colour, in the current theme
 
 function storedTheme() {
   try {
@@ -21,6 +22,7 @@ function apply(theme, button) {
   if (theme) document.documentElement.dataset.theme = theme;
   const next = currentTheme() === 'dark' ? 'light' : 'dark';
   button.textContent = `Switch to ${next} theme`;
+  resolved.clear(); // before the figures redraw with the new colours
   document.dispatchEvent(new Event('themechange'));
 }
 
@@ -41,14 +43,18 @@ export function setupTheme(button) {
 
 // The resolved colour of a CSS custom property, e.g. cssColor('--text') -> 'rgb(29, 29, 31)'.
 // The properties hold light-dark(…, …), which only a colour property resolves, so a hidden
-// probe element uses the property and its computed colour is read back.
+// probe element uses the property and its computed colour is read back. Each read makes the
+// browser recompute styles (32 ms of main thread over one training run, read per frame), so
+// a colour is read once per theme: apply() forgets them when the theme changes.
 let probe = null;
 export function cssColor(name) {
+  if (resolved.has(name)) return resolved.get(name);
   if (!probe) {
     probe = document.createElement('span');
     probe.hidden = true;
     document.body.append(probe);
   }
   probe.style.color = `var(${name})`;
-  return getComputedStyle(probe).color;
+  resolved.set(name, getComputedStyle(probe).color);
+  return resolved.get(name);
 }
