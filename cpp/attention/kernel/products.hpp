@@ -5,10 +5,11 @@
 // Every product here is out(i, j) += Σ_p a(i, p)·b(p, j), with the terms added one at a time, in
 // increasing p, onto the value already in out, each product and each sum rounded on its own:
 // exactly what the plain triple loop computes, so a training run is the same bit for bit as with
-// the plain loops, natively and in wasm. What makes it fast is only the order in which entries are
-// visited: a block of kRows rows × up to kVectors vectors of columns stays in registers for the
-// whole sum over p, so each vector of b that is loaded feeds kRows multiply-adds, and out is read
-// and written once instead of once per p.
+// the plain loops, natively and in wasm's simd128 build (the relaxed-SIMD module differs: below).
+// What makes it fast is only the order in which entries are visited: a block of kRows rows × up
+// to kVectors vectors of columns stays in registers for the whole sum over p, so each vector of b
+// that is loaded feeds kRows multiply-adds, and out is read and written once instead of once per
+// p.
 //
 // Zero terms may be skipped or added: a sum that starts at +0 never becomes −0 (x + y is −0 only
 // when both are −0), and adding ±0 to anything else leaves it as it was. So a caller may leave out
