@@ -110,12 +110,11 @@ function torchRound(steps, folder) {
 
 // ---- native C++ ----
 
-// attention-train times only its steps (no start-up, no held-out measurement), per scale; the
-// 1/√d run is the one PyTorch trains.
+// attention-train times only its steps (no start-up, no held-out measurement): one run, the 1/√d
+// head that PyTorch trains, at one learning rate (Adam's step costs the same at any rate).
 function nativeRound(steps) {
   const folder = mkdtempSync(join(tmpdir(), 'attention-train-speed-'));
   try {
-    const table = join(folder, 'speed.csv');
     const run = spawnSync(
       join(root, 'build/native/attention-train'),
       [
@@ -125,19 +124,34 @@ function nativeRound(steps) {
         String(steps),
         '--batch',
         String(SHAPE.batch),
-      ].concat(['--context', String(SHAPE.context), '--csv', table]),
+        '--context',
+        String(SHAPE.context),
+      ].concat([
+        '--configs',
+        'sqrt',
+        '--seeds',
+        '0',
+        '--lr',
+        '0.01',
+        '--held-out-windows',
+        '32',
+        '--out',
+        folder,
+      ]),
       { stdio: 'ignore' },
     );
     if (run.status !== 0)
       throw new Error(
         'build/native/attention-train failed; run bash scripts/build-native.sh native',
       );
-    const [header, ...lines] = readFileSync(table, 'utf8').trim().split('\n');
+    const [header, ...lines] = readFileSync(join(folder, 'learning.csv'), 'utf8')
+      .trim()
+      .split('\n');
     const names = header.split(',');
     const rows = lines.map((line) =>
       Object.fromEntries(line.split(',').map((c, i) => [names[i], c])),
     );
-    const row = rows.find((r) => r.scale === '1/sqrt(d)');
+    const row = rows.find((r) => r.config === 'sqrt');
     return { msPerStep: (1000 * Number(row.seconds)) / steps };
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -150,19 +164,24 @@ function nativeRound(steps) {
 // start-up not timed); steps 1…steps of the same run as the native and PyTorch rounds, in calls
 // of WASM_BATCH (each call also measures the held-out windows, as every call of the page does),
 // ms/step the median over the calls; then a second run of 300 steps in calls of PAGE_CHUNK,
-// timed whole after its trainingStart.
-async function startInPage({ name, text, shape }) {
-  if (!window.trainingCore) {
+// timed whole after its trainingStart. One core per product path (`options` for the factory);
+// returns the path it runs (Module.simdKernel).
+async function startInPage({ name, text, shape, options }) {
+  window.trainingCores ??= {};
+  const key = JSON.stringify(options);
+  if (!window.trainingCores[key]) {
     const { wrapLearning } = await import('/web/src/learning-core.js');
-    window.trainingCore = { core: wrapLearning(await window.AttentionLearning()) };
+    window.trainingCores[key] = wrapLearning(await window.AttentionLearning(options));
   }
-  const { core } = window.trainingCore;
+  window.trainingCore = window.trainingCores[key];
+  const core = window.trainingCore;
   core.trainingStop({ name });
   core.trainingStart({ name, text, ...shape, scale: { mode: 'sqrt' }, seed: 0, optimizer: 'adam' });
+  return core.simdKernel;
 }
 
 function stepsInPage({ name, steps, batch }) {
-  const { core } = window.trainingCore;
+  const core = window.trainingCore;
   const perCall = [];
   const began = performance.now();
   for (let done = 0; done < steps; done += batch) {
@@ -183,16 +202,29 @@ async function threadSeconds(cdp) {
   return metrics.find((m) => m.name === 'ThreadTime').value;
 }
 
-async function wasmRound(page, cdp, text, steps) {
-  await page.evaluate(startInPage, { name: 'per-step', text, shape: SHAPE });
+// The wasm trainer's two product paths: the one the page gets (relaxed SIMD where Chromium
+// validates it) and the simd128 fallback, forced with { relaxedSimd: false }.
+const WASM_PATHS = [
+  { key: 'wasm', options: {} },
+  { key: 'wasmSimd128', options: { relaxedSimd: false } },
+];
+
+async function wasmRound(page, cdp, text, steps, options) {
+  const kernel = await page.evaluate(startInPage, {
+    name: 'per-step',
+    text,
+    shape: SHAPE,
+    options,
+  });
   let cpu = await threadSeconds(cdp);
   const perStep = await page.evaluate(stepsInPage, { name: 'per-step', steps, batch: WASM_BATCH });
   const perStepCpu = (await threadSeconds(cdp)) - cpu;
-  await page.evaluate(startInPage, { name: 'page-run', text, shape: SHAPE });
+  await page.evaluate(startInPage, { name: 'page-run', text, shape: SHAPE, options });
   cpu = await threadSeconds(cdp);
   const run = await page.evaluate(stepsInPage, { name: 'page-run', steps: 300, batch: PAGE_CHUNK });
   const runCpu = (await threadSeconds(cdp)) - cpu;
   return {
+    kernel,
     msPerStep: median(perStep.perCall),
     cpuMsPerStep: (1000 * perStepCpu) / steps,
     run300Ms: run.totalMs,
@@ -202,7 +234,7 @@ async function wasmRound(page, cdp, text, steps) {
 
 async function openWasmPage(browser) {
   const server = await serve(root, 0, {
-    only: ['/build/', '/bench/', '/web/src/core.js', '/web/src/learning-core.js'],
+    only: ['/build/', '/bench/', '/web/src/', '/web/assets/'],
   });
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`training page: ${error.message}`));
@@ -244,7 +276,9 @@ export async function measureTrainingSpeed({ rounds = 3, steps = 100 } = {}) {
         const entry = { load: load() };
         if (torch) entry.torch = torchPeers(round, steps, folders);
         entry.native = nativeRound(steps);
-        entry.wasm = await wasmRound(page, cdp, text, steps);
+        const paths = round % 2 ? WASM_PATHS : [...WASM_PATHS].reverse();
+        for (const { key, options } of paths)
+          entry[key] = await wasmRound(page, cdp, text, steps, options);
         result.rounds.push(entry);
       }
     } finally {
@@ -303,6 +337,24 @@ function ratios(rounds, key, peer) {
     .map((r) => torchAs(r, key).msPerStep / r[peer].msPerStep);
 }
 
+// One product path's rows: ms/step, then 300 steps; each names the path that ran (a path that
+// fell back says simd128).
+function printWasmRows(runs, row) {
+  const kernels = [...new Set(runs.map((run) => run.kernel))].join(' / ');
+  row(
+    `wasm in Chromium, ${kernels} (trainingSteps of ${WASM_BATCH})`,
+    runs.map((run) => run.msPerStep),
+    `; main-thread CPU ${median(runs.map((run) => run.cpuMsPerStep)).toFixed(2)} ms/step; ` +
+      'each call also measures the held-out windows',
+  );
+  const run300 = runs.map((run) => run.run300Ms / 1000);
+  console.log(
+    `  ${`300 steps in Chromium, ${kernels} (${300 / PAGE_CHUNK} calls of ${PAGE_CHUNK})`.padEnd(52)} ` +
+      `${median(run300).toFixed(2).padStart(8)} s        (rounds: ${list(run300, 2)}; main-thread CPU ` +
+      `${median(runs.map((run) => run.run300CpuMs / 1000)).toFixed(2)} s)`,
+  );
+}
+
 export function printTrainingSpeed(result) {
   const { rounds } = result;
   console.log(
@@ -340,18 +392,11 @@ export function printTrainingSpeed(result) {
     'C++ native (attention-train)',
     rounds.map((r) => r.native.msPerStep),
   );
-  row(
-    `wasm in Chromium (trainingSteps of ${WASM_BATCH})`,
-    rounds.map((r) => r.wasm.msPerStep),
-    `; main-thread CPU ${median(rounds.map((r) => r.wasm.cpuMsPerStep)).toFixed(2)} ms/step; ` +
-      'each call also measures the held-out windows',
-  );
-  const run300 = rounds.map((r) => r.wasm.run300Ms / 1000);
-  console.log(
-    `  ${`300 steps in Chromium (${300 / PAGE_CHUNK} calls of ${PAGE_CHUNK}, as the page)`.padEnd(52)} ` +
-      `${median(run300).toFixed(2).padStart(8)} s        (rounds: ${list(run300, 2)}; main-thread CPU ` +
-      `${median(rounds.map((r) => r.wasm.run300CpuMs / 1000)).toFixed(2)} s)`,
-  );
+  for (const { key } of WASM_PATHS)
+    printWasmRows(
+      rounds.map((r) => r[key]),
+      row,
+    );
   const wasmOverNative = rounds.map((r) => r.wasm.msPerStep / r.native.msPerStep);
   console.log(`  (wasm in Chromium / native C++ per step: ${median(wasmOverNative).toFixed(2)}×)`);
 }
@@ -376,9 +421,9 @@ export function trainingTargets(result) {
   };
   return [
     perStep('native', 'native C++', 2),
-    perStep('wasm', 'wasm in Chromium', 1),
+    perStep('wasm', `wasm in Chromium (${rounds[0].wasm.kernel})`, 1),
     {
-      what: `300 steps of one head in Chromium (${300 / PAGE_CHUNK} calls of ${PAGE_CHUNK}, as the page)`,
+      what: `300 steps of one head in Chromium, ${rounds[0].wasm.kernel} (${300 / PAGE_CHUNK} calls of ${PAGE_CHUNK}, as the page)`,
       wanted: 2,
       atMost: true,
       show: unit('s', 2),

@@ -5,7 +5,7 @@
 #include "learning/backward.hpp"
 
 #include "attention/checks.hpp"
-#include "attention/kernel/products.hpp"
+#include "attention/kernel/product_job.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -80,20 +80,21 @@ void gradients(const Real* q, const Real* k, const Real* v, const Real* weights,
     using products::Range;
     const Extents<Real> extents(weights, T);
     // 1. dV = Wᵀ·dO: dV[j] sums W[i][j]·dO[i] over the queries i that saw key j.
-    products::add_product(Product<Real>{dv, d_v, weights, 1, T, d_output, d_v}, T,
-                          [&](int j, int rows) noexcept {
-                              const auto [first, last] = extents.rows_of_columns(j, rows);
-                              return Range{0, d_v, first, last};
-                          });
+    products::add_product_anywhere(Product<Real>{dv, d_v, weights, 1, T, d_output, d_v}, T,
+                                   [&](int j, int rows) noexcept {
+                                       const auto [first, last] = extents.rows_of_columns(j, rows);
+                                       return Range{0, d_v, first, last};
+                                   });
     // 2. dW = dO·Vᵀ, for the keys each query saw.
     std::vector<Real> v_transposed(static_cast<std::size_t>(d_v) * static_cast<std::size_t>(T));
     products::transpose(v_transposed.data(), v, T, d_v);
     std::vector<Real> d_scores(static_cast<std::size_t>(T) * static_cast<std::size_t>(T), Real(0));
-    products::add_product(Product<Real>{d_scores.data(), T, d_output, d_v, 1, v_transposed.data(), T}, T,
-                          [&](int i, int rows) noexcept {
-                              const auto [first, last] = extents.columns_of_rows(i, rows);
-                              return Range{first, last, 0, d_v};
-                          });
+    products::add_product_anywhere(
+        Product<Real>{d_scores.data(), T, d_output, d_v, 1, v_transposed.data(), T}, T,
+        [&](int i, int rows) noexcept {
+            const auto [first, last] = extents.columns_of_rows(i, rows);
+            return Range{first, last, 0, d_v};
+        });
     // 3. Through the softmax: dS = W ∘ (dW − the row's weighted mean of dW), then through the
     //    scale. A weight that underflowed to 0 (a saturated row) passes no gradient, exactly as
     //    in the forward; outside a row's extent dS stays 0.
@@ -110,16 +111,16 @@ void gradients(const Real* q, const Real* k, const Real* v, const Real* weights,
             if (j < first || j >= last) d_score_row[j] = Real(0);
     }
     // 4. dQ = dS·K and dK = dSᵀ·Q.
-    products::add_product(Product<Real>{dq, d, d_scores.data(), T, 1, k, d}, T,
-                          [&](int i, int rows) noexcept {
-                              const auto [first, last] = extents.columns_of_rows(i, rows);
-                              return Range{0, d, first, last};
-                          });
-    products::add_product(Product<Real>{dk, d, d_scores.data(), 1, T, q, d}, T,
-                          [&](int j, int rows) noexcept {
-                              const auto [first, last] = extents.rows_of_columns(j, rows);
-                              return Range{0, d, first, last};
-                          });
+    products::add_product_anywhere(Product<Real>{dq, d, d_scores.data(), T, 1, k, d}, T,
+                                   [&](int i, int rows) noexcept {
+                                       const auto [first, last] = extents.columns_of_rows(i, rows);
+                                       return Range{0, d, first, last};
+                                   });
+    products::add_product_anywhere(Product<Real>{dk, d, d_scores.data(), 1, T, q, d}, T,
+                                   [&](int j, int rows) noexcept {
+                                       const auto [first, last] = extents.rows_of_columns(j, rows);
+                                       return Range{0, d, first, last};
+                                   });
 }
 
 void require_matching(const Matrix& q, const Matrix& k, const Matrix& v, const Matrix& weights,

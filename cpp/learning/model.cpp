@@ -8,7 +8,7 @@
 #include "learning/model.hpp"
 
 #include "attention/checks.hpp"
-#include "attention/kernel/products.hpp"
+#include "attention/kernel/product_job.hpp"
 #include "attention/statistics.hpp"
 #include "learning/backward.hpp"
 #include "tutorial/torch_random.hpp"
@@ -33,14 +33,15 @@ std::size_t index(int row, int col, int cols) {
 // out (n, m) = a (n, k) · b (k, m); each sum runs over k in order (cpp/attention/kernel/products.hpp).
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
-    products::add_full_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols, b.cols);
+    products::add_full_product_anywhere(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols,
+                                        b.cols);
     return out;
 }
 
 // out (k, m) += aᵀ · b, with a (n, k) and b (n, m): the gradient of a weight matrix.
 void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
-    products::add_transposed_product(out.values.data(), a.values.data(), b.values.data(), a.rows, a.cols,
-                                     b.cols);
+    products::add_transposed_product_anywhere(out.values.data(), a.values.data(), b.values.data(), a.rows,
+                                              a.cols, b.cols);
 }
 
 // out (n, k) += a (n, m) · bᵀ, with b (k, m): sending a gradient back through x·b. b is
@@ -49,8 +50,8 @@ void add_transposed_times(Matrix& out, const Matrix& a, const Matrix& b) {
 void add_times_transposed(Matrix& out, const Matrix& a, const Matrix& b) {
     Matrix b_transposed(b.cols, b.rows);
     products::transpose(b_transposed.values.data(), b.values.data(), b.rows, b.cols);
-    products::add_full_product(out.values.data(), a.values.data(), b_transposed.values.data(), a.rows, a.cols,
-                               b.rows);
+    products::add_full_product_anywhere(out.values.data(), a.values.data(), b_transposed.values.data(),
+                                        a.rows, a.cols, b.rows);
 }
 
 void require_shape(const Matrix& m, int rows, int cols, const char* name) {
@@ -136,11 +137,11 @@ WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix&
     Matrix k_transposed(d, T);
     products::transpose(k_transposed.values.data(), k.values.data(), T, d);
     Matrix scores(T, T);
-    products::add_product(products::Product<float>{scores.values.data(), T, q.values.data(), d, 1,
-                                                   k_transposed.values.data(), T},
-                          T, [&](int i, int rows) noexcept {
-                              return products::Range{0, std::min(T, i + rows), 0, d};
-                          });
+    products::add_product_anywhere(products::Product<float>{scores.values.data(), T, q.values.data(), d, 1,
+                                                            k_transposed.values.data(), T},
+                                   T, [&](int i, int rows) noexcept {
+                                       return products::Range{0, std::min(T, i + rows), 0, d};
+                                   });
     // 2, 3. mask and softmax: the formula's own code.
     WindowAttention result;
     result.weights = weights_from_scores(std::move(scores), factor, true).weights;
@@ -149,7 +150,7 @@ WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix&
     const std::vector<double> weights(result.weights.values.begin(), result.weights.values.end());
     const std::vector<double> values(v.values.begin(), v.values.end());
     std::vector<double> sum(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
-    products::add_product(
+    products::add_product_anywhere(
         products::Product<double>{sum.data(), d_v, weights.data(), T, 1, values.data(), d_v}, T,
         [&](int i, int rows) noexcept {
             return products::Range{0, d_v, 0, std::min(T, i + rows)};

@@ -206,6 +206,7 @@ struct Run {
     Evaluation page_end;  // after the last step, on the page's held-out windows
     StepReport first_step;
     double training_tail_loss = 0;  // mean training-batch loss of the last kTailSteps steps
+    std::vector<double> losses;     // the training-batch loss of every step
     double seconds = 0;
     int held_out_windows = 0;
     std::shared_ptr<TrainingRun> trained;  // only for a job with keep
@@ -242,6 +243,7 @@ Run run_job(const Job& job, const Corpus& corpus, const Options& options) {
     for (int s = 0; s < options.steps; ++s) {
         const StepReport report = training->step();
         if (s == 0) run.first_step = report;
+        run.losses.push_back(report.loss);
         if (s >= options.steps - tail) run.training_tail_loss += report.loss / tail;
     }
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -719,11 +721,26 @@ void write_csv(const std::vector<Run>& runs, const Options& options, const std::
     if (!file) throw std::invalid_argument("cannot write " + path);
 }
 
+// One row per step of every run: what the page's trainer reports as trainingSteps' losses, which
+// web/test/training-agreement.test.mjs holds it to.
+void write_losses_csv(const std::vector<Run>& runs, const std::string& path) {
+    std::ofstream file(path);
+    file.precision(9);
+    file << "d,config,seed,step,loss\n";
+    for (const Run& r : runs)
+        for (std::size_t s = 0; s < r.losses.size(); ++s)
+            file << r.job.d << ',' << r.job.way.name << ',' << r.job.seed << ',' << s + 1 << ','
+                 << r.losses[s] << '\n';
+    if (!file) throw std::invalid_argument("cannot write " + path);
+}
+
 std::vector<std::string> write_files(const Options& options, const Plan& plan,
                                      const std::vector<Run>& table) {
     std::vector<std::string> written = {options.out + "/learning.csv",
                                         options.out + "/learning-results.json"};
     write_csv(table, options, written[0]);
+    written.push_back(options.out + "/training-losses.csv");
+    write_losses_csv(table, written.back());
     const nlohmann::json results = results_json(options, plan, table);
     write_json(results, written[1], 2);
     if (!plan.sweep.empty()) {

@@ -95,6 +95,9 @@ export function wrapLearning(module, { learnedHead = null, copyingHead = null } 
   const copyingHeadMap = copyingHeadMapper(module, copyingHead);
   return {
     ...learningMethods(module),
+    // Which matrix products the trainer runs: 'relaxed-simd' (fused multiply-adds, where the
+    // engine validates relaxed SIMD) or 'simd128' (cpp/attention/kernel/product_job.hpp).
+    simdKernel: module.simdKernel ?? 'simd128',
     // Bytes allocated in this module and not yet freed (core.js's heapInUse, for this one).
     heapInUse: () => module.heapInUse(),
     // The trained head's map of text: the fields of core.js's attentionMap, plus peakTargets.

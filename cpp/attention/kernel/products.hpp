@@ -5,18 +5,22 @@
 // Every product here is out(i, j) += Σ_p a(i, p)·b(p, j), with the terms added one at a time, in
 // increasing p, onto the value already in out, each product and each sum rounded on its own:
 // exactly what the plain triple loop computes, so a training run is the same bit for bit as with
-// the plain loops, natively and in wasm. What makes it fast is only the order in which entries are
-// visited: a block of kRows rows × up to kVectors vectors of columns stays in registers for the
-// whole sum over p, so each vector of b that is loaded feeds kRows multiply-adds, and out is read
-// and written once instead of once per p.
+// the plain loops, natively and in wasm's simd128 build (the relaxed-SIMD module differs: below).
+// What makes it fast is only the order in which entries are visited: a block of kRows rows × up
+// to kVectors vectors of columns stays in registers for the whole sum over p, so each vector of b
+// that is loaded feeds kRows multiply-adds, and out is read and written once instead of once per
+// p.
 //
 // Zero terms may be skipped or added: a sum that starts at +0 never becomes −0 (x + y is −0 only
 // when both are −0), and adding ±0 to anything else leaves it as it was. So a caller may leave out
 // a range of p whose a(i, p) are all exactly 0 (a causal mask's zeros) with no change to any bit,
 // as long as out started at +0 or holds what the plain loop would have put there.
 //
-// It is deliberately not a general GEMM: no packing, no threads, no fused multiply-add (natively
-// model.cpp and backward.cpp are compiled with -ffp-contract=off; wasm simd128 has none).
+// It is deliberately not a general GEMM: no packing, no threads, and no fused multiply-add (natively
+// model.cpp and backward.cpp are compiled with -ffp-contract=off; wasm simd128 has none), except
+// in the relaxed-SIMD module (cpp/attention/kernel/relaxed_kernel.cpp, built with -mrelaxed-simd),
+// where each vector multiply-add rounds once: its products then differ from the plain loop's in
+// the last bits, and only the wasm trainer uses them (cpp/attention/kernel/product_job.hpp).
 #pragma once
 
 #include <algorithm>
@@ -78,6 +82,20 @@ struct Range {
     int p_end;
 };
 
+// sum + a·b: rounded twice, as the plain loop does, except under -mrelaxed-simd, where it is one
+// f32x4 or f64x2 relaxed_madd (a fused multiply-add on x86 with FMA, rounded once).
+template <typename Vector>
+Vector multiply_add(Vector a, Vector b, Vector sum) noexcept {
+#if defined(__wasm_relaxed_simd__)
+    if constexpr (sizeof(a[0]) == sizeof(float))
+        return __builtin_wasm_relaxed_madd_f32x4(a, b, sum);
+    else
+        return __builtin_wasm_relaxed_madd_f64x2(a, b, sum);
+#else
+    return sum + a * b;
+#endif
+}
+
 // Rows [i, i + Rows) × columns [j, j + Vectors·lanes): the register-blocked kernel.
 template <int Rows, int Vectors, typename Real>
 void add_block(const Product<Real>& x, int i, int j, int p_begin, int p_end) noexcept {
@@ -95,7 +113,7 @@ void add_block(const Product<Real>& x, int i, int j, int p_begin, int p_end) noe
         for (int r = 0; r < Rows; ++r) {
             // a − 0 is a for every a (a + 0 is not: −0 + 0 = +0), and folds to a broadcast.
             const Vector a_rp = a_p[r * x.a_row] - Vector{};
-            for (int v = 0; v < Vectors; ++v) sum[r][v] += a_rp * b_row[v];
+            for (int v = 0; v < Vectors; ++v) sum[r][v] = multiply_add(a_rp, b_row[v], sum[r][v]);
         }
     }
     for (int r = 0; r < Rows; ++r)
