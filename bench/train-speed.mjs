@@ -50,19 +50,28 @@ function hasTorch() {
 // process (Debian's python3-torch links libblas.so.3; which library that name means system-wide
 // is update-alternatives' choice, so each peer names its folder instead). From the package's
 // own file list, or else the multiarch folders under /usr/lib. null when not installed.
-function blasFolder(debianPackage, folderName) {
+function blasFolder(debianPackage, folderName, library = 'libblas.so.3') {
   const listed = spawnSync('dpkg', ['-L', debianPackage], { encoding: 'utf8' });
   const file =
     listed.status === 0
-      ? listed.stdout.split('\n').find((line) => line.endsWith(`/${folderName}/libblas.so.3`))
+      ? listed.stdout.split('\n').find((line) => line.endsWith(`/${folderName}/${library}`))
       : undefined;
   if (file) return dirname(file);
   if (!existsSync('/usr/lib')) return null;
   for (const triplet of readdirSync('/usr/lib')) {
     const folder = join('/usr/lib', triplet, folderName);
-    if (existsSync(join(folder, 'libblas.so.3'))) return folder;
+    if (existsSync(join(folder, library))) return folder;
   }
   return null;
+}
+
+// The reference BLAS's folder, and the reference LAPACK's before the system's: PyTorch also
+// links liblapack.so.3, and with libopenblas0-serial installed that name means OpenBLAS's
+// LAPACK, which loads libopenblas.so.0 and with it OpenBLAS's BLAS into the process.
+function referenceFolders() {
+  const blas = blasFolder('libblas3', 'blas');
+  const lapack = blasFolder('liblapack3', 'lapack', 'liblapack.so.3');
+  return blas && [blas, lapack].filter(Boolean).join(':');
 }
 
 // The two PyTorch peers: the BLAS each is meant to run, its folder, and what it needs if absent.
@@ -76,7 +85,7 @@ export const TORCH_PEERS = [
   {
     key: 'reference',
     wanted: 'reference BLAS',
-    folder: () => blasFolder('libblas3', 'blas'),
+    folder: referenceFolders,
     install: 'libblas3',
   },
 ];
