@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { anchorOf, docFindings, headingsOf } from '../check-docs.mjs';
+import { anchorOf, docFindings, headingsOf, LINE_BUDGETS } from '../check-docs.mjs';
 
 const script = new URL('../check-docs.mjs', import.meta.url).pathname;
 
@@ -85,4 +85,13 @@ test('node_modules, build and dist are not read', () => {
     'web/dist/app.js': issue(3),
   });
   assert.deepEqual(docFindings(root), []);
+});
+
+test('a reference doc over its line budget is found; at the budget it passes', () => {
+  const budget = LINE_BUDGETS['docs/benchmarks.md'];
+  const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+  assert.deepEqual(docFindings(tree({ ...GOOD, 'docs/benchmarks.md': lines(budget) })), []);
+  assert.deepEqual(docFindings(tree({ ...GOOD, 'docs/benchmarks.md': lines(budget + 1) })), [
+    `docs/benchmarks.md: ${budget + 1} lines, over its budget of ${budget}`,
+  ]);
 });
