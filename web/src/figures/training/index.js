@@ -21,11 +21,14 @@ function readSettings(fields) {
   });
 }
 
-// The maps, then the samples, sentences and table, each in a task of its own after the frame
-// that drew the progress and the chart: drawn in one task, the first frame of a run took 57-74
-// ms of the main thread (the chart's update 18 ms, the maps' first labels 17 ms).
-function drawRest(parts, view, context) {
+// The chart, the maps, then the samples, sentences and table, each in a task of its own after
+// the frame that drew the progress: drawn in one task, the first frame of a run took 57-74 ms
+// of the main thread (the chart's update 18 ms, the maps' first labels 17 ms); with the chart
+// still in the frame, 57-61 ms in two bench runs of three. With no runs (before the first,
+// after a reset) there is little to draw, and it is cleared at once.
+function drawRest(parts, view, context, drawChart) {
   const steps = [
+    drawChart,
     () => render.drawMaps(parts.maps, view().runs),
     () => {
       const { runs } = view();
@@ -38,6 +41,10 @@ function drawRest(parts, view, context) {
       render.writeTable(parts.body, model.tableRows(runs));
     },
   ];
+  if (view().runs.length === 0) {
+    for (const step of steps) step();
+    return;
+  }
   const next = () => {
     steps.shift()();
     if (steps.length) setTimeout(next, 0);
@@ -59,6 +66,24 @@ function createDrawing(parts, view, data) {
     return drawing.chart;
   }
 
+  // The loss chart for the runner's view as it is when this runs.
+  function drawLossChart(context) {
+    const shown = view();
+    const { runs, settings } = shown;
+    const chart = chartFor(shown);
+    if (!chart) return;
+    const steps = settings?.steps ?? model.DEFAULT_SETTINGS.steps;
+    const points = model.RUNS.map(({ key }) => {
+      const run = runs.find((r) => r.key === key);
+      return run ? model.chartPoints(run) : [];
+    });
+    render.drawChart(chart, points, {
+      steps,
+      range: model.lossAxisRange(runs, steps),
+      label: model.chartLabel(runs, context),
+    });
+  }
+
   function draw() {
     drawing.frame = 0;
     const shown = view();
@@ -71,19 +96,7 @@ function createDrawing(parts, view, data) {
     parts.notice.textContent = shown.notice;
     parts.play.textContent = model.playLabel(shown);
     parts.play.disabled = shown.finished;
-    const chart = chartFor(shown);
-    if (chart) {
-      const points = model.RUNS.map(({ key }) => {
-        const run = runs.find((r) => r.key === key);
-        return run ? model.chartPoints(run) : [];
-      });
-      render.drawChart(chart, points, {
-        steps,
-        range: model.lossAxisRange(runs, steps),
-        label: model.chartLabel(runs, context),
-      });
-    }
-    drawRest(parts, view, context);
+    drawRest(parts, view, context, () => drawLossChart(context));
   }
 
   function schedule() {
