@@ -96,16 +96,20 @@ export async function longestTaskDuring(page, action) {
 
 // ---- the first map, the redraw ----
 
+// From navigation to the first screen's map drawn (the mark 'hero-drawn'), the one a reader
+// sees first, and to section 4's ('map-drawn'), mounted in the task after it.
 async function firstMapMs(browser, url) {
-  const times = [];
+  const times = { firstScreen: [], section4: [] };
+  const at = (mark) => performance.getEntriesByName(mark)[0]?.startTime;
   for (let run = 0; run < 5; run++) {
     const page = await browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => performance.getEntriesByName('map-drawn').length > 0);
-    times.push(await page.evaluate(() => performance.getEntriesByName('map-drawn')[0].startTime));
+    times.firstScreen.push(await page.evaluate(at, 'hero-drawn'));
+    times.section4.push(await page.evaluate(at, 'map-drawn'));
     await page.close();
   }
-  return median(times);
+  return { firstScreen: median(times.firstScreen), section4: median(times.section4) };
 }
 
 // From the input event to the end of the redraw, so it includes waiting for the frame. Each
@@ -444,11 +448,11 @@ function pageMeasures(bytes) {
       },
     },
     {
-      what: 'navigation to the first drawn map',
+      what: "navigation to the first drawn map (the first screen's)",
       wanted: 200,
       show: unit('ms'),
       pick: (r) => r.firstMapMs,
-      value: (r) => r.firstMapMs,
+      value: (r) => r.firstMapMs?.firstScreen,
     },
     {
       what: 'text change -> map redrawn, T = 512, d = 64',
@@ -492,6 +496,7 @@ export function printPageSpeed(speed, files) {
   const ms = unit('ms');
   const modes = [...new Set(runs.map((r) => r.training?.mode).filter(Boolean))].join(', ');
   const rows = [
+    ["  navigation to section 4's map drawn", (r) => r.firstMapMs?.section4, ms],
     ['text change -> map redrawn, T = 64, d = 64', (r) => r.redraw?.[64], ms],
     ['text change -> map redrawn, T = 256, d = 64', (r) => r.redraw?.[256], ms],
     ['  the same at T = 512, changes back to back', (r) => r.redraw?.backToBack, ms],
