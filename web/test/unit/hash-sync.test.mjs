@@ -120,3 +120,13 @@ test('a link that arrives while a refused write waits is loaded, and the old sta
   assert.deepEqual(loads, ['#text=link']);
   assert.equal(location.hash, '#text=link', 'the older state overwrote the link');
 });
+
+test('a burst of links is one load, of the newest: each hashchange reads the address as it is now', () => {
+  const { location, history } = fakeWindow('');
+  const loads = [];
+  const sync = createHashSync({ location, history, load: (h) => loads.push(h) });
+  // The browser sets the address 100 times in one task, then delivers 100 hashchange events.
+  for (let n = 1; n <= 100; n++) location.hash = `#text=${n}`;
+  for (let n = 1; n <= 100; n++) sync.arrived();
+  assert.deepEqual(loads, ['#text=100']);
+});
