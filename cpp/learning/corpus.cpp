@@ -105,4 +105,20 @@ Batch consecutive_windows(const std::vector<int>& tokens, int count, int context
     return out;
 }
 
+void check_batch(const Batch& batch, int context, int vocabulary) {
+    if (batch.context < 1 || batch.context > context)
+        throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
+                                    " tokens; the model's context is 1…" + std::to_string(context));
+    if (batch.batch < 1 || batch.tokens.size() != static_cast<std::size_t>(batch.batch) *
+                                                      static_cast<std::size_t>(batch.context + 1))
+        throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
+                                    std::to_string(batch.batch) + " windows of " +
+                                    std::to_string(batch.context + 1) + " need " +
+                                    std::to_string(batch.batch * (batch.context + 1)));
+    for (int id : batch.tokens)
+        if (id < 0 || id >= vocabulary)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
+                                        std::to_string(vocabulary - 1));
+}
+
 }  // namespace attention

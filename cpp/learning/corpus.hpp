@@ -42,6 +42,10 @@ struct Batch {
     std::vector<int> tokens;  // (batch, context + 1) row-major
 };
 
+// Throws std::invalid_argument unless `batch` fits a model of this context and vocabulary:
+// 1…context tokens a window, batch·(context + 1) ids in all, each in 0…vocabulary − 1.
+void check_batch(const Batch& batch, int context, int vocabulary);
+
 class BatchSampler {
   public:
     // tokens: the encoded corpus, at least context + 1 long. Throws std::invalid_argument.

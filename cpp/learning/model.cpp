@@ -70,22 +70,6 @@ void require_parameter_shapes(const ModelConfig& config, const Parameters& p) {
                       Parameters::names()[static_cast<std::size_t>(n)]);
 }
 
-void require_tokens(const ModelConfig& config, const Batch& batch) {
-    if (batch.context < 1 || batch.context > config.context)
-        throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
-                                    " tokens; the model's context is 1…" + std::to_string(config.context));
-    if (batch.batch < 1 || batch.tokens.size() != static_cast<std::size_t>(batch.batch) *
-                                                      static_cast<std::size_t>(batch.context + 1))
-        throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
-                                    std::to_string(batch.batch) + " windows of " +
-                                    std::to_string(batch.context + 1) + " need " +
-                                    std::to_string(batch.batch * (batch.context + 1)));
-    for (int id : batch.tokens)
-        if (id < 0 || id >= config.vocabulary)
-            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
-                                        std::to_string(config.vocabulary - 1));
-}
-
 // Input ids of window b, position t (the last token of a window is only ever a target).
 int input_token(const Batch& batch, int b, int t) {
     return batch.tokens[index(b, t, batch.context + 1)];
@@ -279,7 +263,7 @@ namespace {
 void require_batch(const ModelConfig& config, const Parameters& p, const Batch& batch) {
     validate_config(config);
     require_parameter_shapes(config, p);
-    require_tokens(config, batch);
+    check_batch(batch, config.context, config.vocabulary);
 }
 
 // Passes 1 and 2 of the forward: x, its projections and each window's attention, into acts; the
@@ -395,7 +379,7 @@ HeadInputs head_inputs_for(const ModelConfig& config, const Parameters& p, const
     validate_config(config);
     if (!config.head) throw std::invalid_argument("the model without a head has no q, k or v");
     require_parameter_shapes(config, p);
-    require_tokens(config, window);
+    check_batch(window, config.context, config.vocabulary);
     HeadInputs in;
     in.x = embed(p, window);
     in.q = multiply(in.x, p.query);

@@ -52,3 +52,14 @@ TEST_CASE("the sampler cuts consecutive windows and reaches every start equally 
         REQUIRE(std::abs(seen - 1000) < 150);
     }
 }
+
+TEST_CASE("a batch is checked against a model's context and vocabulary", "[corpus][batch]") {
+    const Batch fits{2, 3, {0, 1, 2, 3, 4, 4, 3, 2}};  // 2 windows of 3 + 1 ids, in 0…4
+    REQUIRE_NOTHROW(check_batch(fits, 3, 5));
+    REQUIRE_NOTHROW(check_batch(fits, 8, 5));  // a shorter window than the context
+    REQUIRE_THROWS_WITH(check_batch(fits, 2, 5), "batch windows of 3 tokens; the model's context is 1…2");
+    REQUIRE_THROWS_WITH(check_batch(fits, 3, 4), "token id 4 is outside the vocabulary 0…3");
+    const Batch short_one{2, 3, {0, 1, 2, 3, 4, 4, 3}};
+    REQUIRE_THROWS_WITH(check_batch(short_one, 3, 5), "batch has 7 tokens; 2 windows of 4 need 8");
+    REQUIRE_THROWS_WITH(check_batch(Batch{0, 3, {}}, 3, 5), "batch has 0 tokens; 0 windows of 4 need 0");
+}

@@ -44,18 +44,7 @@ void require_batch(const LayeredConfig& config, const std::vector<float>& parame
     if (parameters.size() != total)
         throw std::invalid_argument("the parameter buffer holds " + std::to_string(parameters.size()) +
                                     " numbers; the config needs " + std::to_string(total));
-    if (batch.context < 1 || batch.context > config.context)
-        throw std::invalid_argument("batch windows of " + std::to_string(batch.context) +
-                                    " tokens; the model's context is 1…" + std::to_string(config.context));
-    if (batch.batch < 1 || batch.tokens.size() != static_cast<std::size_t>(batch.batch) *
-                                                      static_cast<std::size_t>(batch.context + 1))
-        throw std::invalid_argument("batch has " + std::to_string(batch.tokens.size()) + " tokens; " +
-                                    std::to_string(batch.batch) + " windows of " +
-                                    std::to_string(batch.context + 1) + " are needed");
-    for (int id : batch.tokens)
-        if (id < 0 || id >= config.vocabulary)
-            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
-                                        std::to_string(config.vocabulary - 1));
+    check_batch(batch, config.context, config.vocabulary);
 }
 
 int input_token(const Batch& batch, int row) {
