@@ -8,14 +8,25 @@
 // update and the observer's. Firefox once left the proof's figure on screen for 10 s without
 // telling its observer (engine test, from disk at 390 px); the section always has a box.
 export function whenNear(element, callback) {
-  const observer = new IntersectionObserver(
-    ([entry]) => {
-      if (!entry.isIntersecting) return;
-      observer.disconnect();
-      callback();
-    },
-    { rootMargin: '100% 0px' },
-  );
-  observer.observe(element.closest('section') ?? element);
-  return () => observer.disconnect();
+  const section = element.closest('section') ?? element;
+  let called = false;
+  const stop = () => {
+    observer.disconnect();
+    section.removeEventListener('contentvisibilityautostatechange', rendered);
+  };
+  const call = () => {
+    if (called) return;
+    called = true;
+    stop();
+    callback();
+  };
+  const observer = new IntersectionObserver(([entry]) => entry.isIntersecting && call(), {
+    rootMargin: '100% 0px',
+  });
+  // Also when the engine starts rendering the section (content-visibility: auto): in a clean
+  // clone's engine run, Firefox once showed section 5 for 10 s without telling the observer.
+  const rendered = (event) => !event.skipped && call();
+  observer.observe(section);
+  section.addEventListener('contentvisibilityautostatechange', rendered);
+  return stop;
 }
