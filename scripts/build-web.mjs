@@ -1,7 +1,8 @@
 // Builds the page into dist/: index.html, app.js (the first screen, the map and the sections
-// before it), later-figures.js (sections 5 to 7's figures with Chart.js, tree-shaken, loaded as
-// they come near: web/src/later-figures.js), app.css,
-// attention-core.js (the page's wasm module from scripts/build-wasm.sh), learning.js (the
+// before it), later-figures.js (the later sections' figures with Chart.js, tree-shaken, loaded
+// as they come near: web/src/later-figures.js), app.css,
+// attention-core.js (the page's wasm module from scripts/build-wasm.sh), copying-head.js and
+// trained-head.js (the saved models' weights), learning.js (the
 // learning section's wasm module and data, loaded on first use: web/src/learning.js) and
 // torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near), and
 // the embedded view of one figure (embed.html, embed.js, embed.css: web/src/embed/), the link
@@ -34,33 +35,33 @@ function torchOutputsScript() {
   return `globalThis.AttentionTorchOutputs = ${JSON.stringify(outputs)};\n`;
 }
 
-// The learning section's data, written into dist/learning.js after its module and loaded only
-// when a reader needs it (web/src/learning.js): the trained head's weights, of which the map reads E, P,
-// Wq, Wk and Wv only (learned_head_from in cpp/wasm/core_bindings.cpp; the output projection and the
-// unembedding stay out), and the start of Tiny Shakespeare for section 6, cut at a speaker's
-// turn (about 25 KB gzipped rather than the whole 1.1 MB corpus). The bundle's copy of the
-// head's JSON keeps everything but the weights.
-const SHAKESPEARE_CHARACTERS = 60000;
-const MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
-const learnedHeadFile = join(root, 'web/assets/learned-head.json');
-// The copying head (web/assets/copying-head.json, section 9): its float16 weights as one base64
-// string, decoded on the page (web/src/copying-head.js), without the last two tensors: the last
-// layer's output projection and the unembedding only predict the next character, which no map
-// reads, so they stay zero on the page (about 12 KB gzipped less).
-const copyingHeadFile = join(root, 'web/assets/copying-head.json');
-const COPYING_UNREAD = ['layer2.output', 'unembedding'];
+// The saved models' weights, each in a classic script of its own that defines one global
+// (web/src/trained/weights.js): loaded from file:// and under the CSP, and cached apart from the
+// code. copying-head.js, every tensor of the copying head (the first screen shows its maps and its
+// next-character guesses; index.html loads it with the page); trained-head.js, the five matrices
+// of the trained head a map reads (x = E + P, q, k, v: trained_bindings.cpp; the output
+// projection and the unembedding stay out), loaded when a reader first picks it. The bundles
+// carry each JSON without its weights (savedModelsWithoutWeights).
+const TRAINED_MAP_MATRICES = ['embedding', 'position', 'query', 'key', 'value'];
+const savedModel = (name) =>
+  JSON.parse(readFileSync(join(root, `web/assets/${name}.json`), 'utf8'));
+const globalScript = (name, value) => `globalThis.${name} = ${JSON.stringify(value)};\n`;
 
-function copyingHeadHalves() {
-  const saved = JSON.parse(readFileSync(copyingHeadFile, 'utf8'));
-  const last = saved.tensors.length - COPYING_UNREAD.length;
-  const unread = saved.tensors.slice(last).map(({ name }) => name);
-  if (unread.join() !== COPYING_UNREAD.join())
-    throw new Error(`copying-head.json ends with ${unread}, not ${COPYING_UNREAD}`);
-  const halves = saved.tensors.slice(0, last).reduce((sum, { rows, cols }) => sum + rows * cols, 0);
-  return Buffer.from(saved.float16, 'base64')
-    .subarray(0, 2 * halves)
-    .toString('base64');
+function copyingHeadScript() {
+  return globalScript('AttentionCopyingHead', savedModel('copying-head').float16);
 }
+
+function trainedHeadScript() {
+  const { parameters } = savedModel('trained-head');
+  const matrices = Object.fromEntries(TRAINED_MAP_MATRICES.map((name) => [name, parameters[name]]));
+  return globalScript('AttentionTrainedHead', matrices);
+}
+
+// The learning section's data, written into dist/learning.js after its module and loaded only
+// when a reader needs it (web/src/learning.js): the start of Tiny Shakespeare for section 6, cut
+// at a speaker's turn (about 25 KB gzipped rather than the whole 1.1 MB corpus), and the native
+// runs' results.
+const SHAKESPEARE_CHARACTERS = 60000;
 
 // A script minified by terser, after Emscripten 3.1.6 (which removes whitespace but keeps every
 // name) or esbuild's minifier: a few KB less gzipped per script. The name `_scriptDir` stays: the compute
@@ -85,23 +86,17 @@ function learningResults() {
 }
 
 async function learningScript() {
-  const head = JSON.parse(readFileSync(learnedHeadFile, 'utf8'));
   const corpus = readFileSync(join(root, 'data/tinyshakespeare.txt'), 'utf8');
   const cut = corpus.lastIndexOf('\n\n', SHAKESPEARE_CHARACTERS);
-  const data = {
-    parameters: Object.fromEntries(MAP_MATRICES.map((name) => [name, head.parameters[name]])),
-    shakespeare: corpus.slice(0, cut + 1),
-    copyingHead: copyingHeadHalves(),
-    results: learningResults(),
-  };
+  const data = { shakespeare: corpus.slice(0, cut + 1), results: learningResults() };
   const module = await minified(learningModule);
   return `${module}\nglobalThis.AttentionLearningData = ${JSON.stringify(data)};\n`;
 }
 
-const learnedHeadWithoutWeights = {
-  name: 'learned-head-without-weights',
+const savedModelsWithoutWeights = {
+  name: 'saved-models-without-weights',
   setup(build) {
-    build.onLoad({ filter: /(learned|copying)-head\.json$/ }, (args) => {
+    build.onLoad({ filter: /(trained|copying)-head\.json$/ }, (args) => {
       const {
         parameters: _weights,
         float16: _halves,
@@ -129,9 +124,9 @@ const workerSource = {
         target: ['es2020'],
         write: false,
         legalComments: 'none',
-        // The worker never computes a saved head's map (the page does, with learning.js): it
-        // carries their JSON without the weights, as the page's bundle does.
-        plugins: [learnedHeadWithoutWeights],
+        // The worker never computes a saved model's map (the page does): it carries their JSON
+        // without the weights, as the page's bundle does.
+        plugins: [savedModelsWithoutWeights],
       });
       return { loader: 'text', contents: worker.outputFiles[0].text };
     });
@@ -217,7 +212,7 @@ await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   outdir: dist,
-  plugins: [workerSource, learnedHeadWithoutWeights],
+  plugins: [workerSource, savedModelsWithoutWeights],
   legalComments: 'none',
   logLevel: 'warning',
 });
@@ -239,8 +234,10 @@ rmSync(join(dist, 'later-figures.css'));
 writeFileSync(join(dist, 'attention-core.js'), await minified(wasmModule));
 writeFileSync(join(dist, 'learning.js'), await learningScript());
 writeFileSync(join(dist, 'torch-outputs.js'), torchOutputsScript());
+writeFileSync(join(dist, 'copying-head.js'), copyingHeadScript());
+writeFileSync(join(dist, 'trained-head.js'), trainedHeadScript());
 console.log(
-  'built dist/ (index.html, embed.html, favicon.svg, app.js, later-figures.js, app.css, embed.js, embed.css, attention-core.js, learning.js, torch-outputs.js)',
+  'built dist/ (index.html, embed.html, favicon.svg, app.js, later-figures.js, app.css, embed.js, embed.css, attention-core.js, copying-head.js, trained-head.js, learning.js, torch-outputs.js)',
 );
 if (await renderPreviewImage(dist, join(dist, PREVIEW.file)))
   console.log(`drew dist/${PREVIEW.file}`);

@@ -16,13 +16,15 @@ export const EXEMPT = {
   'cpp/tools/tutorial.cpp':
     'main() of attention-tutorial: CTest runs it (tutorial_command_reproduces_the_run); what it prints comes from tested functions',
   'cpp/tools/train.cpp':
-    'main() of attention-train: tests/trained/test_learned_head.cpp checks the head it saves',
+    'main() of attention-train: tests/trained/test_trained_head.cpp checks the head it saves',
   'cpp/tools/grow.cpp':
-    'main() of attention-grow: tests/learning/layered/ test the model, the growth run and the copying head it saves',
+    'main() of attention-grow: tests/learning/layered/ test the model and the growth run, tests/trained/test_copying_head.cpp the copying head it saves',
   'cpp/wasm/core_bindings.cpp':
     "embind glue of the page's module: web/test/core.test.mjs and hostile.test.mjs call it through the built module",
   'cpp/wasm/learning_bindings.cpp':
-    "embind glue of the learning section's module: web/test/learning.test.mjs, training.test.mjs and learned-head.test.mjs call it",
+    "embind glue of the learning section's module: web/test/learning.test.mjs and training.test.mjs call it",
+  'cpp/wasm/trained_bindings.cpp':
+    "embind glue of the saved models in the page's module: web/test/saved-models.test.mjs calls it through the built module",
   'cpp/attention/kernel/relaxed_kernel.cpp':
     'a standalone relaxed-SIMD wasm module of fused_kernel.hpp: web/test/kernel.test.mjs checks it against float64',
 };

@@ -49,6 +49,21 @@ std::vector<int> Vocabulary::encode(const std::string& utf8_text) const {
     return ids;
 }
 
+std::vector<int> encode_for_model(const Vocabulary& vocabulary, int context, const std::string& text,
+                                  const std::string& model) {
+    if (text.empty()) throw std::invalid_argument("text is empty; " + model + " needs at least 1 character");
+    const std::vector<std::string> characters = tokenize(text, TokenMode::characters);
+    for (std::size_t i = 0; i < characters.size(); ++i)
+        if (!vocabulary.contains(characters[i]))
+            throw std::invalid_argument("character \"" + characters[i] + "\" at position " +
+                                        std::to_string(i + 1) + " is not one of the " +
+                                        std::to_string(vocabulary.size()) + " " + model + " was trained on");
+    if (static_cast<int>(characters.size()) > context)
+        throw std::invalid_argument("text has " + std::to_string(characters.size()) + " characters; " +
+                                    model + " reads at most " + std::to_string(context));
+    return vocabulary.encode(text);
+}
+
 BatchSampler::BatchSampler(std::vector<int> tokens, int batch, int context, std::uint64_t seed)
     : tokens_(std::move(tokens)),
       batch_(batch),

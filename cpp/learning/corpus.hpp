@@ -35,6 +35,13 @@ class Vocabulary {
     std::vector<std::string> characters_;  // sorted; a character's id is its index
 };
 
+// Token ids of a reader's text for a saved model (cpp/trained/) of this vocabulary whose position
+// table holds `context` characters. Throws std::invalid_argument, naming `model` ("the trained
+// head"), for an empty text, a character the model never met (named, with its position counted
+// from 1, as the page counts) or more than `context` characters.
+std::vector<int> encode_for_model(const Vocabulary& vocabulary, int context, const std::string& text,
+                                  const std::string& model);
+
 // Windows of `context + 1` consecutive tokens (inputs and their next-character targets).
 struct Batch {
     int batch = 0;

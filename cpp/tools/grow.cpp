@@ -8,7 +8,6 @@
 // Then it measures the kept model as saved (float16): the census of docs/learning.md. It writes
 // build/copying-head.json, or with --save web/assets/copying-head.json, which the page loads.
 // It is a command-line report: every number it prints comes from the core.
-#include "learning/layered/copying_head.hpp"
 #include "learning/layered/growth.hpp"
 #include "trained/float16.hpp"
 

@@ -12,7 +12,7 @@
 // everything it measures comes from the core.
 #include "learning/training.hpp"
 #include "trained/float16.hpp"
-#include "trained/learned_head.hpp"
+#include "trained/trained_head.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -77,7 +77,7 @@ const Way& way_named(const std::string& name) {
 struct Options {
     std::string corpus = std::string(ATTENTION_DATA_DIR) + "/tinyshakespeare.txt";
     std::string out = "build/learning";
-    bool save_head = false;     // also web/assets/learned-head.json
+    bool save_head = false;     // also web/assets/trained-head.json
     bool save_results = false;  // also web/assets/learning-results.json
     std::vector<int> widths = {16, 64, 256};
     std::vector<std::uint64_t> seeds = {0, 1, 2};
@@ -516,7 +516,7 @@ Parameters as_saved(Parameters parameters) {
     return parameters;
 }
 
-// Where each row of the saved head puts its largest weight (cpp/trained/learned_head.hpp), over the
+// Where each row of the saved head puts its largest weight (cpp/trained/trained_head.hpp), over the
 // first kCensusWindows windows of the held-out tail, on the float16 weights the page applies.
 constexpr int kCensusWindows = 100;
 PeakCensus census_of(const TrainingRun& run) {
@@ -607,8 +607,8 @@ void save_head(const std::vector<Run>& table, const Options& options, std::vecto
     const PeakCensus census = census_of(*found->trained);
     print_saved_head(offsets, options.saved_width, census);
     const nlohmann::json document = head_json(*found, options, offsets, census);
-    written.push_back(options.out + "/learned-head.json");
-    if (options.save_head) written.push_back("web/assets/learned-head.json");
+    written.push_back(options.out + "/trained-head.json");
+    if (options.save_head) written.push_back("web/assets/trained-head.json");
     for (std::size_t i = written.size() - (options.save_head ? 2 : 1); i < written.size(); ++i)
         write_json(document, written[i]);
 }

@@ -8,13 +8,12 @@
 // ('text', 'scale', 'd', …, or null), so callers handle bad input with try/catch like any
 // other JS error and can show it beside that field's control. The learning section's module
 // has its own wrapper (learning-core.js).
-import { copyingLayer } from './copying-head.js';
 import { STANDARD_SCALE } from './lib/scale.js';
+import { copyingHead, copyingLayer } from './trained/copying-head.js';
+import { trainedHead } from './trained/trained-head.js';
 
-// options.learning: () => the learning module's core (learning-core.js) once it has loaded,
-// else null: the trained head's maps (vectors 'learned') are computed there.
-export async function loadCore(factory = globalThis.AttentionCore, options = {}) {
-  return wrap(await startModule(factory, 'attention-core.js'), options);
+export async function loadCore(factory = globalThis.AttentionCore) {
+  return wrap(await startModule(factory, 'attention-core.js'));
 }
 
 // Starts an Emscripten factory, or says in a sentence why it cannot.
@@ -44,18 +43,15 @@ export function withDefaults(defaults, request) {
   return filled;
 }
 
-// The trained head's map, on the learning module's core.
-function trainedHeadMap(learning, text, detail) {
-  const core = learning();
-  if (!core) throw new Error('the trained head is not loaded here (it comes with learning.js)');
-  return core.learnedHeadMap({ text, detail });
-}
-
-// One layer of the copying head's map, on the learning module's core.
-function copyingMap(learning, text, layer, detail) {
-  const core = learning();
-  if (!core) throw new Error('the copying head is not loaded here (it comes with learning.js)');
-  return core.copyingHeadMap({ text, layer, detail });
+// A saved model's maps (cpp/wasm/trained_bindings.cpp). The module is handed the model once, on
+// its first map; model() throws until the model's weights have loaded (trained/weights.js).
+function savedModelMapper(load, model) {
+  let loaded = false;
+  return (map, request) => {
+    if (!loaded) unwrap(load(model()));
+    loaded = true;
+    return unwrap(map(request));
+  };
 }
 
 // The formula, the fused kernel and one cell's score: q, k: (T, d) and v: (T, dV) row-major
@@ -87,25 +83,40 @@ export const MAP_DEFAULTS = Object.freeze({
 });
 
 // The map and what it costs.
-function mapMethods(module, learning) {
+function mapMethods(module) {
+  const trained = savedModelMapper(module.trainedHeadLoad, trainedHead);
+  const copying = savedModelMapper(module.copyingHeadLoad, copyingHead);
   return {
     // The map recipe for any text (init: 'tutorial' | 'standard'; pos: 'none' | 'sinusoidal' |
     // 'rope'), then the head. Always returns tokens, T, d, init, pos, q, k, v, weights, rowMax,
     // rowSum, peakWeight, entropy, effectiveTokens, scaleFactor (the factor applied) and
     // workingRows: the queries whose working it kept, rawScores, scaledScores and maskedScores
     // (workingRows, T) and output (workingRows, d), which is T with detail 'all', the first 16
-    // ('first-rows', the page's map) or 0 ('weights'). vectors 'learned' is the head trained on
-    // Shakespeare (options.learning): one token per character, its own d, positions and 1/√d,
-    // causal, whatever the other fields say; its result also says where each row peaks
+    // ('first-rows', the page's map) or 0 ('weights'). vectors 'trained' is the head trained on
+    // Shakespeare (trained/trained-head.js): one token per character, its own d, positions and
+    // 1/√d, causal, whatever the other fields say; its result also says where each row peaks
     // (peakTargets). vectors 'copying-1' and 'copying-2' are the two layers of the copying
-    // head (copying-head.js), likewise fixed; their result adds rowsWithEarlier, rowsIntoCopy.
+    // head (trained/copying-head.js), likewise fixed; see copyingHeadMap for what they add.
+    // A saved model's weights must have loaded first (trained/weights.js).
     attentionMap(request) {
       const filled = withDefaults(MAP_DEFAULTS, request);
-      if (filled.vectors === 'learned') return trainedHeadMap(learning, filled.text, filled.detail);
+      const { text, detail } = filled;
+      if (filled.vectors === 'trained') return trained(module.trainedHeadMap, { text, detail });
       const layer = copyingLayer(filled.vectors);
-      if (layer) return copyingMap(learning, filled.text, layer, filled.detail);
+      if (layer) return copying(module.copyingHeadMap, { text, layer, detail, guesses: 0 });
       return unwrap(module.attentionMap(filled));
     },
+
+    // One layer of the copying head on text ({ text, layer, detail, guesses }): the fields of
+    // attentionMap, plus layer, rowsWithEarlier (rows whose character came earlier),
+    // rowsIntoCopy (of those, rows whose largest weight lands right after an earlier occurrence
+    // of their character: cpp/trained/copying_head.hpp) and next: the model's `guesses`
+    // likeliest next characters after the text, [{ character, probability }].
+    copyingHeadMap: (request) =>
+      copying(
+        module.copyingHeadMap,
+        withDefaults({ layer: 2, detail: 'all', guesses: 3 }, request),
+      ),
 
     // How many tokens attentionMap({ text, tokens }) would have (possibly more than it accepts).
     tokenCount: (request) =>
@@ -132,7 +143,7 @@ function studyMethods(module) {
   };
 }
 
-export function wrap(module, { learning = () => null } = {}) {
+export function wrap(module) {
   return {
     // Every limit the core enforces (map tokens and width, formula T, study limits and work
     // budget, scale factors, seeds, the equivalence tolerance), from the core's limits().
@@ -147,7 +158,7 @@ export function wrap(module, { learning = () => null } = {}) {
     heapInUse: () => module.heapInUse(),
 
     ...headMethods(module),
-    ...mapMethods(module, learning),
+    ...mapMethods(module),
     ...studyMethods(module),
 
     // What torch.manual_seed(seed); torch.randn(count) gives.

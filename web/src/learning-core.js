@@ -1,37 +1,11 @@
 // The learning section's core (attention-learning.js, cpp/wasm/learning_bindings.cpp) as a small
-// promise-free JavaScript API, in the manner of core.js: the head's backward pass, the training
-// runs of section 6 and the trained head's map. The page loads it on first use (learning.js).
+// promise-free JavaScript API, in the manner of core.js: the head's backward pass and the training
+// runs of section 6. The page loads it on first use (learning.js).
 import { startModule, unwrap, withDefaults } from './core.js';
 import { STANDARD_SCALE } from './lib/scale.js';
 
-// options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap, and
-// options.copyingHead: () => the copying head (copying-head.js), for copyingHeadMap. The page
-// passes it; the learning worker does not, so the head's weights are not sent twice (its maps
-// are small and always computed on the page).
-export async function loadLearningCore(factory = globalThis.AttentionLearning, options = {}) {
-  return wrapLearning(await startModule(factory, 'learning.js'), options);
-}
-
-// The trained head's map on one module instance, which is handed the head once, on its first map.
-function learnedHeadMapper(module, learnedHead) {
-  let loaded = false;
-  return (text, detail) => {
-    if (!learnedHead) throw new Error('the trained head is loaded on the page only, not here');
-    if (!loaded) unwrap(module.learnedHeadLoad(learnedHead()));
-    loaded = true;
-    return unwrap(module.learnedHeadMap({ text, detail }));
-  };
-}
-
-// The copying head's maps, likewise: the model (copying-head.js) is handed over on the first map.
-function copyingHeadMapper(module, copyingHead) {
-  let loaded = false;
-  return (request) => {
-    if (!copyingHead) throw new Error('the copying head is loaded on the page only, not here');
-    if (!loaded) unwrap(module.copyingHeadLoad(copyingHead()));
-    loaded = true;
-    return unwrap(module.copyingHeadMap(withDefaults({ layer: 2, detail: 'all' }, request)));
-  };
+export async function loadLearningCore(factory = globalThis.AttentionLearning) {
+  return wrapLearning(await startModule(factory, 'learning.js'));
 }
 
 const TRAINING_DEFAULTS = Object.freeze({
@@ -90,9 +64,7 @@ function learningMethods(module) {
   };
 }
 
-export function wrapLearning(module, { learnedHead = null, copyingHead = null } = {}) {
-  const learnedHeadMap = learnedHeadMapper(module, learnedHead);
-  const copyingHeadMap = copyingHeadMapper(module, copyingHead);
+export function wrapLearning(module) {
   return {
     ...learningMethods(module),
     // Which matrix products the trainer runs: 'relaxed-simd' (fused multiply-adds, where the
@@ -100,12 +72,5 @@ export function wrapLearning(module, { learnedHead = null, copyingHead = null } 
     simdKernel: module.simdKernel ?? 'simd128',
     // Bytes allocated in this module and not yet freed (core.js's heapInUse, for this one).
     heapInUse: () => module.heapInUse(),
-    // The trained head's map of text: the fields of core.js's attentionMap, plus peakTargets.
-    learnedHeadMap: ({ text, detail = 'all' }) => learnedHeadMap(text, detail),
-    // Layer 1 or 2 of the copying head on text ({ text, layer, detail }): the fields of
-    // core.js's attentionMap, plus layer, rowsWithEarlier (rows whose character came earlier)
-    // and rowsIntoCopy (of those, rows whose largest weight lands right after an earlier
-    // occurrence of their character: cpp/learning/layered/copying_head.hpp).
-    copyingHeadMap: (request) => copyingHeadMap(request),
   };
 }

@@ -1,14 +1,12 @@
 // The learning section, loaded only when a reader needs it: dist/learning.js holds the learning
-// module (attention-learning.js: the head's backward pass, the training runs, the trained head's
-// map; cpp/wasm/learning_bindings.cpp) and its data (the trained head's weights and the slice of
-// Shakespeare that section 6 trains on). scripts/build-web.mjs writes it; it defines the
-// globals AttentionLearning (the module's factory) and AttentionLearningData
-// ({ parameters, shakespeare, results }); lib/load-script.js loads it.
+// module (attention-learning.js: the head's backward pass and the training runs;
+// cpp/wasm/learning_bindings.cpp) and its data (the slice of Shakespeare that section 6 trains
+// on and the native runs' results). scripts/build-web.mjs writes it; it defines the globals
+// AttentionLearning (the module's factory) and AttentionLearningData ({ shakespeare, results });
+// lib/load-script.js loads it.
 // In Node (the tests) there is no script to load: they start attention-learning.js themselves.
 import { createCompute } from './compute/client.js';
 import { startComputeWorker } from './compute/start-worker.js';
-import { copyingHead } from './copying-head.js';
-import { learnedHead } from './learned-head.js';
 import { loadLearningCore } from './learning-core.js';
 import { loadScript } from './lib/load-script.js';
 
@@ -16,7 +14,7 @@ const FILE = 'learning.js';
 // Several learning workers start at once, each compiling the learning module: on a loaded
 // 2-core machine WebKit took over 5 s (the page's own worker's limit) for one of four.
 const LEARNING_START_TIMEOUT_MS = 20000;
-const WHAT = 'the trained head and the training text';
+const WHAT = 'the training code and text';
 
 // The state of several compute clients as one: starting while any starts, in workers once all
 // are, else on the page.
@@ -28,8 +26,8 @@ function describeAll(clients) {
 }
 
 // load() resolves { core, shakespeare, results } or rejects with a sentence, and may be asked
-// again; core is the learning module on the page, which computes the trained head's maps
-// (core() returns it once loaded, else null); results: the native runs' table
+// again; core is the learning module on the page (where a run falls back when its worker cannot
+// start); results: the native runs' table
 // (web/assets/learning-results.json), or null when the build had none. compute runs the learning
 // module's calls in workers of their own (`workers` of them, compute/client.js each): a
 // channel keeps the worker it was first given (round robin), so each training run keeps its
@@ -48,7 +46,7 @@ export function createLearning({
 
   function load() {
     loaded ??= loadScript(FILE, 'AttentionLearningData', WHAT, documentRef)
-      .then(() => loadLearningCore(globalThis.AttentionLearning, { learnedHead, copyingHead }))
+      .then(() => loadLearningCore(globalThis.AttentionLearning))
       .then((started) => {
         core = started;
         clients = Array.from({ length: workers }, () =>
@@ -90,5 +88,5 @@ export function createLearning({
     },
   };
 
-  return { load, compute, core: () => core };
+  return { load, compute };
 }

@@ -4,14 +4,13 @@
 import './style.css';
 import './print.css';
 import { loadCore } from './core.js';
-import { copyingHead } from './copying-head.js';
-import { learnedHead } from './learned-head.js';
 import { TRAINING_RUNS, workerCount } from './compute/worker-count.js';
 import { createLearning } from './learning.js';
 import { createCompute } from './compute/client.js';
 import { createPictureWants } from './compute/pictures.js';
 import { startComputeWorker } from './compute/start-worker.js';
 import { savedModelOf } from './state.js';
+import { loadSavedModel } from './trained/saved-models.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
 import { setupGlossary } from './lib/glossary.js';
@@ -65,12 +64,12 @@ function declare(facts) {
 }
 
 // Large maps go to the worker, which also paints them at the sizes the maps are drawn
-// (pictures.js); the bytes its core holds are declared beside the page's. The trained head's
-// maps are computed on the page, by the learning module (learning.js), once it has loaded
-// (only the page's copy holds the head).
-function backgroundMap(compute, core, learning, pictures) {
+// (pictures.js); the bytes its core holds are declared beside the page's. A saved model's maps
+// are small and computed on the page, once its weights have loaded (only the page's copy of
+// the core holds them).
+function backgroundMap(compute, core, pictures) {
   return async (state) => {
-    if (savedModelOf(state)) return learnedMap(core, learning, state);
+    if (savedModelOf(state)) return savedModelMap(core, state);
     const outcome = await compute.runPainted(
       'map',
       'attentionMap',
@@ -85,12 +84,10 @@ function backgroundMap(compute, core, learning, pictures) {
   };
 }
 
-async function learnedMap(core, learning, state) {
+async function savedModelMap(core, state) {
   try {
-    await learning.load();
-    // decoded from float16 here, so the time below is the core's alone
-    if (state.vectors === 'learned') learnedHead();
-    else copyingHead();
+    // loaded and decoded from float16 here, so the time below is the core's alone
+    await loadSavedModel(state.vectors);
     const started = performance.now();
     const value = core.attentionMap(state);
     return { value, ms: performance.now() - started };
@@ -184,7 +181,7 @@ async function start() {
   });
   let core;
   try {
-    core = await loadCore(globalThis.AttentionCore, { learning: learning.core });
+    core = await loadCore(globalThis.AttentionCore);
   } catch (error) {
     showBanner(
       `The live figures could not start: ${error.message}. The explanation below is all here; ` +
@@ -212,7 +209,7 @@ async function start() {
   const pictures = createPictureWants();
   const store = createStore(core, {
     hash: location.hash,
-    background: backgroundMap(compute, core, learning, pictures),
+    background: backgroundMap(compute, core, pictures),
   });
   const hash = createHashSync({
     location,

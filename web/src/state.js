@@ -1,14 +1,14 @@
 // The map's state: its defaults (the tutorial's figure), how each field is checked, how it
 // travels in the URL hash (#text=…&tokens=chars&d=24&seed=1&causal=1&scale=sqrt
 // &vectors=position&init=tutorial&pos=none, then &stretch=1 only when the colours are
-// stretched), and the rule that keeps the map agreeing with the trained head (withLearnedHead).
+// stretched), and the rule that keeps the map agreeing with a saved model (withSavedModel).
 //
 // Every check returns either { value } or { error } with a sentence a person can act on;
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
 // from the core (core.limits), passed in: this file holds no copy of them.
-import { COPYING_CHOICES, COPYING_HEAD } from './copying-head.js';
-import { LEARNED_HEAD } from './learned-head.js';
 import { formatScale, parseScale, STANDARD_SCALE } from './lib/scale.js';
+import { COPYING_CHOICES } from './trained/copying-head.js';
+import { savedModelNamed } from './trained/saved-models.js';
 
 export const DEFAULT_STATE = Object.freeze({
   text: 'To be, or not',
@@ -72,6 +72,12 @@ function checkPositions(raw) {
   return oneOf(raw, 'pos', ['none', 'sinusoidal', 'rope']);
 }
 
+// Old links name the trained head vectors=learned.
+function checkVectors(raw) {
+  if (raw === 'learned') return { value: 'trained' };
+  return oneOf(raw, 'vectors', ['position', 'token', 'trained', ...Object.keys(COPYING_CHOICES)]);
+}
+
 // field name -> check(raw), for raw values from a control or a link. limits: core.limits.
 export function createChecks(limits) {
   return {
@@ -81,8 +87,7 @@ export function createChecks(limits) {
     seed: (raw) => wholeNumber(raw, 'Seed', 0, Number.MAX_SAFE_INTEGER),
     causal: (raw) => flag(raw, 'causal'),
     scale: parseScale,
-    vectors: (raw) =>
-      oneOf(raw, 'vectors', ['position', 'token', 'learned', ...Object.keys(COPYING_CHOICES)]),
+    vectors: checkVectors,
     init: (raw) => oneOf(raw, 'init', ['tutorial', 'standard']),
     pos: checkPositions,
     stretch: (raw) => flag(raw, 'stretch'),
@@ -99,12 +104,12 @@ export function crossCheck(state) {
   return {};
 }
 
-// vectors=learned is the head trained on Shakespeare (learned-head.js): it reads characters, has
-// its own width, was trained causally and scales by 1/√d, so those fields are set to what it
-// does (the map, the four lines and the link then all say what it does); seed, init and pos
-// do not apply to it and are kept for when the reader switches back.
+// vectors=trained is the head trained on Shakespeare (trained/trained-head.js): it reads
+// characters, has its own width, was trained causally and scales by 1/√d, so those fields are
+// set to what it does (the map, the four lines and the link then all say what it does); seed,
+// init and pos do not apply to it and are kept for when the reader switches back.
 // The copying head's two layers (vectors=copying-1, copying-2) fix the same fields to its own.
-export function withLearnedHead(state) {
+export function withSavedModel(state) {
   const head = savedModelOf(state);
   if (!head) return state;
   return { ...state, tokens: 'chars', d: head.d, causal: true, scale: head.scale };
@@ -112,8 +117,7 @@ export function withLearnedHead(state) {
 
 // The saved model a state's map shows (its d and scale), or null for the page's own recipe.
 export function savedModelOf(state) {
-  if (state.vectors === 'learned') return LEARNED_HEAD;
-  return state.vectors in COPYING_CHOICES ? COPYING_HEAD : null;
+  return savedModelNamed(state.vectors);
 }
 
 // Width d rests while the map uses the tutorial's recipe (Wq, Wk = 0.5·randn(d, d)): under it
@@ -149,7 +153,7 @@ export function parseHash(hash, checks) {
       state[key] = checked.value;
     }
   }
-  Object.assign(state, withLearnedHead(state));
+  Object.assign(state, withSavedModel(state));
   for (const [key, message] of Object.entries(crossCheck(state))) {
     messages.push(
       `The link's ${key} was not used: ${message} Showing ${key}=${serializeValue(key, DEFAULT_STATE[key])}.`,

@@ -20,7 +20,7 @@ import {
   parseHash,
   sameMap,
   savedModelOf,
-  withLearnedHead,
+  withSavedModel,
 } from './state.js';
 
 // Which control a refusal belongs beside: the request field the core blamed (core.js's
@@ -51,7 +51,7 @@ const HANDLERS = {
     // The experiment stays on the map while only how it is drawn changes.
     const drawnOnly = changed.every((key) => key === 'stretch');
     if (!drawnOnly || action.experiment) store.experiment = action.experiment ?? null;
-    store.requested = Object.freeze(withLearnedHead(next));
+    store.requested = Object.freeze(withSavedModel(next));
   },
   load(store, action) {
     const loaded = parseHash(action.hash, store.checks);

@@ -314,11 +314,11 @@ describe('controls, experiments and links (over http)', () => {
   });
 });
 
-// ---- The trained head (vectors=learned), against a float64 computation written here ----------
-// The saved head, decoded here from its JSON (independent of web/src/learned-head.js), and its
+// ---- The trained head (vectors=trained), against a float64 computation written here ----------
+// The saved head, decoded here from its JSON (independent of web/src/trained/trained-head.js), and its
 // causal attention weights in float64: x = E[t] + P[i], q = x·Wq, k = x·Wk, softmax(q·kᵀ/√d).
 const savedHead = JSON.parse(
-  readFileSync(new URL('../assets/learned-head.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../assets/trained-head.json', import.meta.url), 'utf8'),
 );
 
 function half(bits) {
@@ -376,21 +376,21 @@ function assertMatchesFloat64(map, text) {
 const previousPeaks = (weights) =>
   weights.slice(1).filter((row, i) => row.indexOf(Math.max(...row)) === i).length;
 
-describe('the trained head on the map (vectors=learned)', () => {
+describe('the trained head on the map (vectors=trained; old links say learned)', () => {
   const url = () => chromium.url();
   const text = 'To be, or not to be';
 
   test('a link shows the trained head: float64 weights, resting controls, a measured note', async () => {
     await withPage(url(), `#vectors=learned&text=${encodeURIComponent(text)}`, async (page) => {
       assertMatchesFloat64(await readMap(page), text);
-      assert.equal(await page.inputValue('#map-vectors'), 'learned');
+      assert.equal(await page.inputValue('#map-vectors'), 'trained');
       assert.equal(await page.inputValue('#map-d'), String(savedHead.d));
       // The resting controls say what the head uses: no random recipe, its own positions.
       assert.equal(await page.inputValue('#map-init'), 'trained');
       assert.equal(await page.inputValue('#map-pos'), 'learned');
       for (const id of ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'])
         assert.equal(await page.isDisabled(`#map-${id}`), true, id);
-      assert.equal(await page.isVisible('[data-role="learned-fixed"]'), true);
+      assert.equal(await page.isVisible('[data-role="saved-fixed"]'), true);
       const note = await page.textContent('[data-role="recipe-note"]');
       const peaks = previousPeaks(float64Weights(text));
       assert.match(
@@ -398,7 +398,7 @@ describe('the trained head on the map (vectors=learned)', () => {
         new RegExp(`In your text, ${peaks} of the ${[...text].length - 1} rows with a choice peak`),
       );
       assert.ok(note.includes(`${savedHead.peakCensus.rows.toLocaleString('en-US')} rows`));
-      assert.match(new URL(page.url()).hash, /vectors=learned/);
+      assert.match(new URL(page.url()).hash, /vectors=trained/);
     });
   });
 
@@ -424,7 +424,7 @@ describe('the trained head on the map (vectors=learned)', () => {
       });
       assert.match(
         await page.textContent('#map-text-message'),
-        /character "é" at position 3 is not one of the 65/,
+        /character "é" at position 4 is not one of the 65/,
       );
       assert.deepEqual(await readMap(page), good);
       await page.fill('#map-text', 'a'.repeat(savedHead.context + 1));
@@ -433,8 +433,8 @@ describe('the trained head on the map (vectors=learned)', () => {
       });
       assert.match(await page.textContent('#map-text-message'), /65 characters.*at most 64/);
       assert.deepEqual(await readMap(page), good);
-      // long enough to count as a large map: it goes the background way (learning.js's module,
-      // on the page), which says the same
+      // long enough to count as a large map: a saved model's maps always go the background way
+      // (its weights first, then the page's core), which says the same
       await page.fill('#map-text', 'a'.repeat(300));
       await poll(async () => /300 characters/.test(await page.textContent('#map-text-message')), {
         message: 'no message from the worker for a long text',
@@ -445,18 +445,20 @@ describe('the trained head on the map (vectors=learned)', () => {
     });
   });
 
-  test('a host without learning.js: the trained head and section 6 say so, the map stays', async () => {
+  test('a host without trained-head.js or learning.js: the trained head and section 6 say so, the map stays', async () => {
     const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
     const uncaught = [];
     page.on('pageerror', (error) => uncaught.push(error.message));
-    await page.route('**/learning.js', (route) => route.fulfill({ status: 404, body: '' }));
+    const missing = (route) => route.fulfill({ status: 404, body: '' });
+    await page.route('**/learning.js', missing);
+    await page.route('**/trained-head.js', missing);
     try {
       await page.goto(url());
       await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
       const before = await readMap(page);
-      await page.selectOption('#map-vectors', 'learned');
+      await page.selectOption('#map-vectors', 'trained');
       await poll(async () => /could not load/.test(await page.textContent('#map-text-message')), {
-        message: 'no message beside the map when learning.js is missing',
+        message: 'no message beside the map when trained-head.js is missing',
       });
       assert.deepEqual(await readMap(page), before, 'the last good map stays');
       await page.evaluate(() => document.querySelector('#training').scrollIntoView());
@@ -529,15 +531,15 @@ describe('the trained head on the map (vectors=learned)', () => {
 
   test('choosing the trained head in the controls and back again', async () => {
     await withPage(url(), '', async (page) => {
-      const map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'learned'));
+      const map = await changeAndWait(page, () => page.selectOption('#map-vectors', 'trained'));
       assertMatchesFloat64(map, 'To be, or not');
-      assert.match(page.url(), /vectors=learned/);
+      assert.match(page.url(), /vectors=trained/);
       await changeAndWait(page, () => page.selectOption('#map-vectors', 'position'));
       assert.equal(await page.isDisabled('#map-init'), false);
       // d now rests for the tutorial's recipe, and the note beside it says so.
       assert.equal(await page.getAttribute('#map-d', 'aria-disabled'), 'true');
       assert.match(await page.textContent('[data-role="recipe-note"]'), /width d is fixed/);
-      assert.equal(await page.isVisible('[data-role="learned-fixed"]'), false);
+      assert.equal(await page.isVisible('[data-role="saved-fixed"]'), false);
     });
   });
 });

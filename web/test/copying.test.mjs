@@ -16,7 +16,7 @@ const PHRASE = 'what shall I do? say what; what shall I do?';
 async function openPage(hash, body, { route } = {}) {
   const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
-  if (route) await page.route('**/learning.js', route);
+  if (route) await page.route('**/copying-head.js', route);
   try {
     await page.goto(chromium.url(hash));
     await poll(() => page.$('#map-table table'), { message: 'the map never drew' });
@@ -112,7 +112,7 @@ describe('the copying head on the map', () => {
 
   test('old links still open what they did', async () => {
     for (const [hash, vectors] of [
-      ['#vectors=learned&text=to%20be', 'learned'],
+      ['#vectors=learned&text=to%20be', 'trained'],
       ['#vectors=token&d=8', 'token'],
       ['#pos=1', 'position'],
     ]) {
@@ -123,7 +123,7 @@ describe('the copying head on the map', () => {
     }
   });
 
-  test('a host without learning.js: a message beside the text box, the last map stays', async () => {
+  test('a host without copying-head.js: a message beside the text box, the last map stays', async () => {
     const route = (request) => request.fulfill({ status: 404, body: '' });
     await openPage(
       '',
@@ -133,7 +133,7 @@ describe('the copying head on the map', () => {
         const before = await page.innerHTML('#map-table tbody');
         await page.selectOption('#map-vectors', 'copying-2');
         await poll(async () => /could not load/.test(await page.textContent('#map-text-message')), {
-          message: 'no message when learning.js is missing',
+          message: 'no message when copying-head.js is missing',
         });
         assert.equal(await page.innerHTML('#map-table tbody'), before, 'the last map stays');
         assert.deepEqual(uncaught, []);

@@ -49,8 +49,10 @@ const mapSignature = (page) => page.$eval('#map-table', (table) => table.textCon
 const OWN_SCRIPTS = [
   'app.js',
   'attention-core.js',
+  'copying-head.js',
   'later-figures.js',
   'learning.js',
+  'trained-head.js',
   'torch-outputs.js',
 ];
 const elementCount = (page) =>
@@ -229,7 +231,7 @@ test('every hostile link loads with defaults, a visible message and nothing inje
     await checkHealthy(page, problems, 0);
     assert.equal(
       await page.evaluate(() => document.querySelectorAll('script').length),
-      2,
+      3,
       `${c.name}: scripts changed`,
     );
     await page.fill('#map-seed', '8');

@@ -2,7 +2,7 @@
 // against what the README and docs/learning.md say about them: every mean ± sd, learning rate
 // and difference they quote is recomputed here from the per-seed losses, and every difference
 // they call a difference is larger than twice the larger of the two spreads (otherwise the text
-// must say "about the same"). The trained head's census (web/assets/learned-head.json) is checked
+// must say "about the same"). The trained head's census (web/assets/trained-head.json) is checked
 // the same way. Also that the file's "page" protocol is section 6's own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { DEFAULT_SETTINGS, FIXED, WIDTHS } from '../src/figures/training/model.j
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
 const results = JSON.parse(read('web/assets/learning-results.json'));
-const head = JSON.parse(read('web/assets/learned-head.json'));
+const head = JSON.parse(read('web/assets/trained-head.json'));
 const docs = read('docs/learning.md');
 const readme = read('README.md');
 

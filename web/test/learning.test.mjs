@@ -72,53 +72,6 @@ test('attentionBackward throws the forward pass messages on bad input', () => {
   for (const [input, message] of cases) assert.throws(() => core.attentionBackward(input), message);
 });
 
-// ---- The copying head (copyingHeadMap), against the rule recounted here ----------------------
-
-test('copyingHeadMap draws either layer and counts the rows that point into an earlier copy', () => {
-  const text = 'abcab abc';
-  for (const layer of [1, 2]) {
-    const map = core.copyingHeadMap({ text, layer });
-    assert.equal(map.layer, layer);
-    assert.equal(map.T, 9);
-    assert.equal(map.d, 64);
-    assert.deepEqual(map.tokens, [...text]);
-    let withEarlier = 0;
-    let intoCopy = 0;
-    for (let i = 1; i < map.T; i++) {
-      const row = Array.from(map.weights.subarray(i * map.T, i * map.T + i + 1));
-      const sum = Array.from(map.weights.subarray(i * map.T, (i + 1) * map.T)).reduce(
-        (a, b) => a + b,
-      );
-      assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
-      if (!text.slice(0, i).includes(text[i])) continue;
-      withEarlier += 1;
-      const peak = row.indexOf(Math.max(...row));
-      if (peak >= 1 && text[peak - 1] === text[i]) intoCopy += 1;
-    }
-    assert.equal(map.rowsWithEarlier, withEarlier, `layer ${layer}`);
-    assert.equal(map.rowsIntoCopy, intoCopy, `layer ${layer}`);
-  }
-  // 'a','b' at 3, 4; ' ' is new; 'a','b','c' at 6, 7, 8: five rows whose character came before
-  assert.equal(core.copyingHeadMap({ text, layer: 2 }).rowsWithEarlier, 5);
-});
-
-test('copyingHeadMap refuses bad text under the field text, and a bad layer under layer', () => {
-  const refusal = (request) => {
-    try {
-      core.copyingHeadMap(request);
-    } catch (error) {
-      return { message: error.message, field: error.field };
-    }
-    return null;
-  };
-  assert.deepEqual(refusal({ text: '' })?.field, 'text');
-  assert.match(refusal({ text: 'café' }).message, /character "é" at position 3/);
-  assert.equal(refusal({ text: 'café' }).field, 'text');
-  assert.match(refusal({ text: 'a'.repeat(129) }).message, /at most 128/);
-  assert.equal(refusal({ text: 'ab', layer: 3 })?.field, 'layer');
-  assert.equal(refusal({ text: 'ab', layer: 0 })?.field, 'layer');
-});
-
 test("trainingStart's config 'nohead' trains the model without its head: no attention, a lower loss", () => {
   const text = readFileSync(new URL('data/tinyshakespeare.txt', root), 'utf8').slice(0, 30000);
   const start = core.trainingStart({ name: 'baseline', text, d: 16, config: 'nohead' });

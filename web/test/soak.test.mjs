@@ -84,7 +84,7 @@ function randomChange(random) {
     return {
       selector: '#map-vectors',
       kind: 'select',
-      value: pick(['position', 'token', 'learned']),
+      value: pick(['position', 'token', 'trained']),
     };
   if (roll < 0.92)
     return { selector: '#map-pos', kind: 'select', value: pick(['none', 'sinusoidal', 'rope']) };
@@ -194,8 +194,8 @@ function assertLatest(view, state, why) {
     scale: state.scale.mode,
     vectors: state.vectors,
     // The trained head's resting controls show what it uses, not the kept recipe.
-    init: state.vectors === 'learned' ? 'trained' : state.init,
-    pos: state.vectors === 'learned' ? 'learned' : state.pos,
+    init: state.vectors === 'trained' ? 'trained' : state.init,
+    pos: state.vectors === 'trained' ? 'learned' : state.pos,
     causal: state.causal,
   };
   assert.deepEqual(controls, asked, `${why}: the figure is not the latest request`);
@@ -207,7 +207,7 @@ test('2000 random changes at full speed, then the default state: fixture map, no
   // The trained head stays loaded in the page's core once used, and the worker declares its
   // heap after its first map: both happen before the baseline.
   await page.evaluate(applyInPage, [
-    { selector: '#map-vectors', kind: 'select', value: 'learned' },
+    { selector: '#map-vectors', kind: 'select', value: 'trained' },
   ]);
   await settled(page, 'after loading the trained head');
   await page.evaluate(applyInPage, [

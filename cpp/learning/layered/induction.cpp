@@ -87,4 +87,16 @@ CopyMeasure measure_copying(const LayeredConfig& config, const std::vector<float
     return out;
 }
 
+std::vector<bool> points_into_earlier_copy(const Matrix& weights, const std::vector<int>& tokens) {
+    const int T = static_cast<int>(tokens.size());
+    std::vector<bool> into(tokens.size(), false);
+    for (int i = 1; i < T; ++i) {
+        const float* row = weights.row(i);
+        const auto peak = static_cast<int>(std::max_element(row, row + i + 1) - row);
+        into[static_cast<std::size_t>(i)] =
+            peak >= 1 && tokens[static_cast<std::size_t>(peak - 1)] == tokens[static_cast<std::size_t>(i)];
+    }
+    return into;
+}
+
 }  // namespace attention

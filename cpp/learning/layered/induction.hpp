@@ -35,4 +35,9 @@ struct CopyMeasure {
 CopyMeasure measure_copying(const LayeredConfig& config, const std::vector<float>& parameters,
                             const std::vector<std::vector<int>>& passages);
 
+// For one map (T, T) and the T token ids: per row, whether its largest weight (the first, on a
+// tie) lands on a key j ≥ 1 with tokens[j − 1] == tokens[i]: right after an earlier occurrence of
+// the row's own character, where a copying head looks for what came next. Row 0 never does.
+std::vector<bool> points_into_earlier_copy(const Matrix& weights, const std::vector<int>& tokens);
+
 }  // namespace attention

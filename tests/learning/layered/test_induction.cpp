@@ -78,3 +78,27 @@ TEST_CASE("copying is measured only on passages whose two copies fit", "[inducti
                      "a passage of 5 tokens; twice it must fit the context of 8"));
     REQUIRE(contains(invalid_argument_message([&] { measure_copying(config, p, {}); }), "no passages"));
 }
+
+namespace {
+
+// A (T, T) causal map whose row i puts half its weight on peaks[i] and spreads the rest evenly.
+Matrix peaked(const std::vector<int>& peaks) {
+    const int T = static_cast<int>(peaks.size());
+    Matrix m(T, T);
+    for (int i = 0; i < T; ++i) {
+        for (int j = 0; j <= i; ++j) m.at(i, j) = 0.5f / static_cast<float>(i + 1);
+        m.at(i, peaks[static_cast<std::size_t>(i)]) += 0.5f;
+    }
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("a row points into an earlier copy when its peak follows its own character", "[induction]") {
+    //                         a  b  a  b  c  a
+    const std::vector<int> tokens{0, 1, 0, 1, 2, 0};
+    // Row 2 (a) peaks on 1 (after the a at 0): yes. Row 3 (b) on 2 (after the b at 1): yes.
+    // Row 4 (c) on 3: c never occurred, no. Row 5 (a) on 4 (after b): no.
+    const std::vector<bool> into = points_into_earlier_copy(peaked({0, 0, 1, 2, 3, 4}), tokens);
+    REQUIRE(into == std::vector<bool>{false, false, true, true, false, false});
+}

@@ -30,7 +30,7 @@ export function meanPreviousWeight(result) {
   return T > 1 ? sum / (T - 1) : null;
 }
 
-// The core's names for where a trained head's row peaks, in its order (cpp/trained/learned_head.hpp).
+// The core's names for where a trained head's row peaks, in its order (cpp/trained/trained_head.hpp).
 export const PEAK_TARGETS = Object.freeze([
   'previous',
   'two back',

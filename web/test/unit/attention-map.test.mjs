@@ -1,5 +1,5 @@
 // The attention map's model on small hand-made results: every sentence and number it prints,
-// for the random heads and for the trained one (learned-note.js, learned-head.js).
+// for the random heads and for the trained one (trained-note.js, trained/trained-head.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,11 +20,12 @@ import {
 import {
   alphabet,
   corpusSentence,
-  learnedNote,
+  trainedNote,
   liveSentence,
-} from '../../src/figures/attention-map/learned-note.js';
-import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
-import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
+} from '../../src/figures/attention-map/trained-note.js';
+import { decodeFloat16Base64 } from '../../src/trained/float16.js';
+import { TRAINED_HEAD } from '../../src/trained/trained-head.js';
+import { DEFAULT_STATE, withSavedModel } from '../../src/state.js';
 import { NOTE_SENTENCES, NOTE_WORDS, sentences, words } from './prose.mjs';
 
 // A live note keeps to its budget: at most 45 words in at most two sentences.
@@ -197,7 +198,7 @@ test('the summary quotes the averages and names the glossary terms', () => {
   assert.equal(mapModel({ state: null, result: null }), null);
 });
 
-// ---- The trained head (vectors=learned) ---------------------------------------------------------
+// ---- The trained head (vectors=trained) ---------------------------------------------------------
 // Three characters, causal: row 1 peaks on row 0 (the previous one), row 2 on itself.
 const THREE = Object.freeze({
   ...TWO,
@@ -210,9 +211,9 @@ const THREE = Object.freeze({
   effectiveTokens: new Float32Array([1, 1.96, 2.3]),
   peakTargets: ['only key', 'previous', 'itself'],
 });
-const LEARNED_STATE = withLearnedHead({ ...DEFAULT_STATE, text: 'abc', vectors: 'learned' });
+const TRAINED_STATE = withSavedModel({ ...DEFAULT_STATE, text: 'abc', vectors: 'trained' });
 const savedHead = JSON.parse(
-  readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../assets/trained-head.json', import.meta.url), 'utf8'),
 );
 
 test('the live sentence describes the reader’s text from its own rows', () => {
@@ -252,7 +253,7 @@ test('the corpus sentence quotes the census as shares of its rows, largest first
 
 test('the note beside the map is the reader’s text; what npm run train saved folds under it', () => {
   const { peakCensus } = savedHead;
-  const note = learnedNote(THREE, LEARNED_HEAD);
+  const note = trainedNote(THREE, TRAINED_HEAD);
   assert.equal(note.text, liveSentence(THREE));
   assertBudget(note.text, 'trained head note');
   const more = note.more.text;
@@ -284,8 +285,8 @@ test('float16 base64 decodes to the values the format defines', () => {
 
 test('with the trained head the map says what it is, and the boxes say what it reads', () => {
   const model = mapModel({
-    state: LEARNED_STATE,
-    requested: LEARNED_STATE,
+    state: TRAINED_STATE,
+    requested: TRAINED_STATE,
     result: THREE,
     computeMs: 1,
   });
@@ -307,7 +308,7 @@ test('with the trained head the map says what it is, and the boxes say what it r
     ),
   );
   assert.equal(
-    exportTitle(LEARNED_STATE),
+    exportTitle(TRAINED_STATE),
     'Attention weights for “abc” · characters · the head trained on Shakespeare · d = 64 · causal · scale 1/√d',
   );
 });

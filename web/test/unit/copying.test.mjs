@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { growthModel } from '../../src/figures/copying/model.js';
 import { copyingNoteText } from '../../src/lib/copying-note.js';
-import { COPYING_HEAD, copyingLayer } from '../../src/copying-head.js';
+import { COPYING_HEAD, copyingLayer } from '../../src/trained/copying-head.js';
 import {
   createChecks,
   DEFAULT_STATE,
@@ -65,7 +65,7 @@ test('vectors=copying-1 and copying-2 fix the model’s fields and round-trip; o
     const hash = serializeHash(state);
     assert.equal(serializeHash(parseHash(hash, checks).state), hash);
   }
-  assert.equal(copyingLayer('learned'), null);
+  assert.equal(copyingLayer('trained'), null);
   for (const old of ['#vectors=learned', '#vectors=token', '#pos=1', '#text=abc']) {
     const { state } = parseHash(old, checks);
     assert.equal(copyingLayer(state.vectors), null, old);

@@ -94,7 +94,7 @@ test('each note quotes its live number and its baseline as printed', () => {
     widen: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
     'inverse-d': (n) => [fixed(n.now, 3), fixed(n.before, 3), fixed(n.uniform, 3)],
     unscaled: (n) => [fixed(n.now, 2), fixed(n.before, 2)],
-    learned: (n) => [fixed(n.now, 2), fixed(n.before, 2), `${n.previous} of ${n.rows} rows`],
+    trained: (n) => [fixed(n.now, 2), fixed(n.before, 2), `${n.previous} of ${n.rows} rows`],
     'say-twice': (n) => [
       `Of the ${n.rowsWithEarlier} rows`,
       `, ${n.rowsIntoCopy} (${Math.round((100 * n.rowsIntoCopy) / n.rowsWithEarlier)}%)`,
@@ -132,7 +132,7 @@ test('row differences and diagonal spread on hand-made matrices', () => {
 });
 
 test('the trained-head experiment counts the rows the core says peak one character back', () => {
-  const { result, note } = noteOf(EXPERIMENTS.find((experiment) => experiment.id === 'learned'));
+  const { result, note } = noteOf(EXPERIMENTS.find((experiment) => experiment.id === 'trained'));
   // Independent of the core's names: a row peaks on the previous character when its largest
   // weight sits just left of the diagonal (rows 1 … T − 1).
   let previous = 0;

@@ -166,5 +166,5 @@ test('the scores sentence gives their spread, and says why it is large under the
     /is 6\.0\. That is far above 1 because the tutorial's recipe/,
   );
   assert.match(model.summary(big, { ...STATE, init: 'standard' }, 'scores'), /is 6\.0\.$/);
-  assert.match(model.summary(big, { ...STATE, vectors: 'learned' }, 'scores'), /is 6\.0\.$/);
+  assert.match(model.summary(big, { ...STATE, vectors: 'trained' }, 'scores'), /is 6\.0\.$/);
 });

@@ -13,7 +13,7 @@ import {
   sameMap,
   serializeHash,
   widthRests,
-  withLearnedHead,
+  withSavedModel,
 } from '../../src/state.js';
 
 const checks = createChecks({ maxMapWidth: 100 });
@@ -111,7 +111,7 @@ test('width d rests under the tutorial recipe and the trained head, not the stan
   assert.equal(widthRests(DEFAULT_STATE), true);
   assert.equal(widthRests({ ...DEFAULT_STATE, d: 256 }), true);
   assert.equal(widthRests({ ...DEFAULT_STATE, init: 'standard' }), false);
-  assert.equal(widthRests({ ...DEFAULT_STATE, init: 'standard', vectors: 'learned' }), true);
+  assert.equal(widthRests({ ...DEFAULT_STATE, init: 'standard', vectors: 'trained' }), true);
 });
 
 test('stretch travels as stretch=1, only when on, so older links read the same', () => {
@@ -131,16 +131,16 @@ test('stretch travels as stretch=1, only when on, so older links read the same',
 
 // The trained head's own facts, read here from the JSON attention-train wrote (not from state.js).
 const savedHead = JSON.parse(
-  readFileSync(new URL('../../assets/learned-head.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../assets/trained-head.json', import.meta.url), 'utf8'),
 );
 
-test('vectors=learned fixes what the trained head does: characters, its d, causal, 1/√d', () => {
+test('vectors=trained (old links: learned) fixes what the trained head does: characters, its d, causal, 1/√d', () => {
   const { state, messages } = parseHash(
     '#text=abc&tokens=words&d=7&causal=0&scale=none&vectors=learned&seed=5&init=standard&pos=rope',
     checks,
   );
   assert.deepEqual(messages, []);
-  assert.equal(state.vectors, 'learned');
+  assert.equal(state.vectors, 'trained');
   assert.equal(state.tokens, 'chars');
   assert.equal(state.d, savedHead.d);
   assert.equal(state.causal, true);
@@ -149,25 +149,28 @@ test('vectors=learned fixes what the trained head does: characters, its d, causa
   assert.deepEqual([state.seed, state.init, state.pos], [5, 'standard', 'rope']);
 });
 
-test('a vectors=learned link round-trips, and old links without it are unchanged', () => {
-  const hash = `#text=To%20be&tokens=chars&d=${savedHead.d}&seed=1&causal=1&scale=sqrt&vectors=learned&init=tutorial&pos=none`;
+test('a vectors=trained link round-trips, an old vectors=learned one reads the same, and old links without it are unchanged', () => {
+  const hash = `#text=To%20be&tokens=chars&d=${savedHead.d}&seed=1&causal=1&scale=sqrt&vectors=trained&init=tutorial&pos=none`;
   assert.equal(serializeHash(parseHash(hash, checks).state), hash);
   assert.equal(parseHash('#text=To%20be', checks).state.vectors, 'position');
   assert.equal(parseHash('#vectors=token', checks).state.vectors, 'token');
-  assert.match(parseHash('#vectors=trained', checks).messages[0], /position, token, learned/);
+  const old = parseHash(hash.replace('vectors=trained', 'vectors=learned'), checks);
+  assert.deepEqual(old.messages, []);
+  assert.equal(serializeHash(old.state), hash);
+  assert.match(parseHash('#vectors=lerned', checks).messages[0], /position, token, trained/);
 });
 
 test('the trained head sets its own fields, and switching back keeps them as they were', () => {
-  const learned = withLearnedHead({
+  const trained = withSavedModel({
     ...DEFAULT_STATE,
-    vectors: 'learned',
+    vectors: 'trained',
     d: 300,
     scale: { mode: 'none', factor: 1 },
   });
-  assert.equal(learned.init, 'tutorial');
-  assert.equal(learned.d, savedHead.d);
-  assert.equal(learned.scale.mode, 'sqrt');
-  const back = withLearnedHead({ ...learned, vectors: 'position' });
+  assert.equal(trained.init, 'tutorial');
+  assert.equal(trained.d, savedHead.d);
+  assert.equal(trained.scale.mode, 'sqrt');
+  const back = withSavedModel({ ...trained, vectors: 'position' });
   assert.equal(back.d, savedHead.d);
-  assert.equal(withLearnedHead(DEFAULT_STATE), DEFAULT_STATE);
+  assert.equal(withSavedModel(DEFAULT_STATE), DEFAULT_STATE);
 });

@@ -2,12 +2,12 @@
 // store's requested state (a control holding a rejected value is left alone, so the person
 // can fix it; its message shows beside it).
 import { CUSTOM, customScale, namedScale, SCALE_CHOICES, scaleLabel } from '../../lib/scale.js';
-import { COPYING_HEAD } from '../../copying-head.js';
-import { LEARNED_HEAD } from '../../learned-head.js';
+import { COPYING_HEAD } from '../../trained/copying-head.js';
+import { TRAINED_HEAD } from '../../trained/trained-head.js';
 import { savedModelOf, widthRests } from '../../state.js';
 
-// What the trained head decides for itself (state.js's withLearnedHead): these controls rest.
-const FIXED_BY_LEARNED_HEAD = ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'];
+// What the trained head decides for itself (state.js's withSavedModel): these controls rest.
+const FIXED_BY_SAVED_MODEL = ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'];
 
 export function controlsMarkup(limits) {
   return `
@@ -29,12 +29,12 @@ export function controlsMarkup(limits) {
     <select id="map-vectors">
       <option value="position">position</option>
       <option value="token">token</option>
-      <option value="learned">token, trained</option>
+      <option value="trained">token, trained</option>
       <option value="copying-1">two heads: layer 1, looks one back</option>
       <option value="copying-2">two heads: layer 2, copies what came next</option>
     </select>
   </div>
-  <p class="control wide hint" data-role="learned-fixed" hidden></p>
+  <p class="control wide hint" data-role="saved-fixed" hidden></p>
   <div class="control">
     <label for="map-d">Head width d (1–${limits.maxMapWidth})</label>
     <input id="map-d" type="text" inputmode="numeric" autocomplete="off" aria-describedby="map-d-message map-recipe-note">
@@ -90,7 +90,7 @@ const factorFromSlider = (slider) => Number((10 ** Number(slider.value)).toPreci
 
 // What the resting controls' hint says for each saved model.
 const FIXED_HINTS = Object.freeze({
-  learned: `While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${LEARNED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.`,
+  trained: `While the trained head is on, the other settings rest: it reads one token per character and keeps what it was trained with, d = ${TRAINED_HEAD.d}, its own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply to it.`,
   copying: `While the two heads are on, the other settings rest: they read one token per character and keep what they grew with, d = ${COPYING_HEAD.d}, their own learned positions, scores scaled by 1/√d and the causal mask. Seed and weight recipe do not apply.`,
 });
 
@@ -140,30 +140,28 @@ export function syncControls(root, inputs, state, errors) {
   setValue(inputs.text, state.text, errors.text);
   setValue(inputs.d, String(state.d), errors.d);
   setValue(inputs.seed, String(state.seed), errors.seed);
-  const learned = savedModelOf(state) !== null;
+  const saved = savedModelOf(state) !== null;
   for (const field of ['tokens', 'vectors']) inputs[field].value = state[field];
   // The trained head has no random recipe and brings its own positions: the resting controls
   // say so, while the state keeps the reader's choices for when they switch back.
-  inputs.init.value = learned ? 'trained' : state.init;
-  inputs.pos.value = learned ? 'learned' : state.pos;
+  inputs.init.value = saved ? 'trained' : state.init;
+  inputs.pos.value = saved ? 'learned' : state.pos;
   inputs.causal.checked = state.causal;
   inputs.stretch.checked = state.stretch;
   const custom = state.scale.mode === CUSTOM;
   inputs.scale.value = state.scale.mode;
   // The factor slider keeps its room while hidden, so choosing it never pushes the map.
   root.querySelector('[data-role="factor-control"]').classList.toggle('is-idle', !custom);
-  for (const field of FIXED_BY_LEARNED_HEAD) inputs[field].disabled = learned;
+  for (const field of FIXED_BY_SAVED_MODEL) inputs[field].disabled = saved;
   // Under the tutorial's recipe the width rests too, read-only but still reached by Tab, so
   // a keyboard or screen-reader user lands on it and hears the recipe note that says why.
-  const rests = widthRests(state) && !learned;
+  const rests = widthRests(state) && !saved;
   inputs.d.readOnly = rests;
   inputs.d.setAttribute('aria-disabled', String(rests));
-  const hint = root.querySelector('[data-role="learned-fixed"]');
-  hint.hidden = !learned;
-  hint.textContent = learned
-    ? FIXED_HINTS[state.vectors === 'learned' ? 'learned' : 'copying']
-    : '';
-  inputs.factor.disabled = !custom || learned;
+  const hint = root.querySelector('[data-role="saved-fixed"]');
+  hint.hidden = !saved;
+  hint.textContent = saved ? FIXED_HINTS[state.vectors === 'trained' ? 'trained' : 'copying'] : '';
+  inputs.factor.disabled = !custom || saved;
   if (custom && document.activeElement !== inputs.factor) {
     inputs.factor.value = String(Math.log10(state.scale.factor));
   }

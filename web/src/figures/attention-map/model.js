@@ -4,11 +4,11 @@
 import { cell, compact, fixed, significant, visibleToken } from '../../lib/format.js';
 import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
 import { customScale, scaleLabel } from '../../lib/scale.js';
-import { COPYING_HEAD, copyingLayer } from '../../copying-head.js';
-import { LEARNED_HEAD } from '../../learned-head.js';
+import { COPYING_HEAD, copyingLayer } from '../../trained/copying-head.js';
+import { TRAINED_HEAD } from '../../trained/trained-head.js';
 import { copyingNoteText } from '../../lib/copying-note.js';
 import { DEFAULT_STATE } from '../../state.js';
-import { alphabet, learnedNote } from './learned-note.js';
+import { alphabet, trainedNote } from './trained-note.js';
 
 export const TABLE_LIMIT = 24; // tokens shown in the numbers table; the CSV has them all
 
@@ -34,7 +34,7 @@ function headDescription(state, result) {
       `${scaleLabel(state.scale, result.scaleFactor)}, causal`
     );
   }
-  if (state.vectors === 'learned') {
+  if (state.vectors === 'trained') {
     return (
       `${result.T} characters, the head trained on Shakespeare, d = ${result.d}, ` +
       `${scaleLabel(state.scale, result.scaleFactor)}, causal`
@@ -171,11 +171,11 @@ export function textNote(state) {
         `${COPYING_HEAD.vocabulary.length} they met in Shakespeare. Say something twice and watch the second copy.`,
     };
   }
-  if (state.vectors === 'learned') {
+  if (state.vectors === 'trained') {
     return {
       text:
-        `The trained head reads up to ${LEARNED_HEAD.context} characters, from the ` +
-        `${LEARNED_HEAD.vocabulary.length} it met in Shakespeare: ${alphabet(LEARNED_HEAD.vocabulary)}. ` +
+        `The trained head reads up to ${TRAINED_HEAD.context} characters, from the ` +
+        `${TRAINED_HEAD.vocabulary.length} it met in Shakespeare: ${alphabet(TRAINED_HEAD.vocabulary)}. ` +
         'Each has its own learned vector, so what you type changes the map.',
     };
   }
@@ -232,7 +232,7 @@ export function exportTitle(state) {
   if (copyingLayer(state.vectors)) {
     return `Attention weights for “${text}” · characters · layer ${copyingLayer(state.vectors)} of the two grown heads · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
-  if (state.vectors === 'learned') {
+  if (state.vectors === 'trained') {
     return `Attention weights for “${text}” · characters · the head trained on Shakespeare · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
   return (
@@ -260,7 +260,7 @@ export function csvRows(result) {
 function recipeFor(snapshot) {
   const { state, result } = snapshot;
   if (copyingLayer(state.vectors) && result.layer) return { text: copyingNoteText(result) };
-  return state.vectors === 'learned' ? learnedNote(result, LEARNED_HEAD) : recipeNote(snapshot);
+  return state.vectors === 'trained' ? trainedNote(result, TRAINED_HEAD) : recipeNote(snapshot);
 }
 
 // Everything the figure shows for one snapshot (null before the first good result).

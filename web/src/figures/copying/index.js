@@ -1,6 +1,6 @@
 // Section 9's figure: the recorded growth of the copying head (model.js), drawn once; it has no
 // state to follow, so update() does nothing.
-import { COPYING_HEAD } from '../../copying-head.js';
+import { COPYING_HEAD } from '../../trained/copying-head.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import './copying.css';
 import { growthModel } from './model.js';

@@ -3,9 +3,9 @@
 // state it compares against, and builds its note from the core's results for both: at most
 // 45 words and two sentences with its title. Pure: runs in Node, where the unit tests check every
 // claim a note makes on the very numbers it quotes.
-import { DEFAULT_STATE, mapFields, sameMap, withLearnedHead } from '../../state.js';
+import { DEFAULT_STATE, mapFields, sameMap, withSavedModel } from '../../state.js';
 import { exactly, fixed } from '../../lib/format.js';
-import { LEARNED_HEAD } from '../../learned-head.js';
+import { TRAINED_HEAD } from '../../trained/trained-head.js';
 import { copyingNoteText } from '../../lib/copying-note.js';
 import { INVERSE_D, namedScale, STANDARD_SCALE, UNSCALED } from '../../lib/scale.js';
 import {
@@ -39,19 +39,19 @@ const SAME_TOKEN = Object.freeze({
 // gives each character its own vector: what training changed, on the same text.
 const TRAINED_TEXT = 'To be, or not to be, that is the question:';
 const TRAINED = Object.freeze(
-  withLearnedHead({ ...TUTORIAL, text: TRAINED_TEXT, vectors: 'learned' }),
+  withSavedModel({ ...TUTORIAL, text: TRAINED_TEXT, vectors: 'trained' }),
 );
 const UNTRAINED = Object.freeze({
   ...TUTORIAL,
   text: TRAINED_TEXT,
   vectors: 'token',
   init: 'standard',
-  d: LEARNED_HEAD.d,
+  d: TRAINED_HEAD.d,
 });
 
 // Layer 2 of the copying head on a phrase said twice: its second copy should point into the first.
 const TWICE = Object.freeze(
-  withLearnedHead({
+  withSavedModel({
     ...TUTORIAL,
     text: 'what shall I do? say what; what shall I do?',
     vectors: 'copying-2',
@@ -277,7 +277,7 @@ export const EXPERIMENTS = Object.freeze([
     },
   },
   {
-    id: 'learned',
+    id: 'trained',
     title: 'A head trained on Shakespeare',
     state: TRAINED,
     baseline: UNTRAINED,

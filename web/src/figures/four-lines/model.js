@@ -212,8 +212,8 @@ function spreadSentence(result, state) {
   const spread = scoreSpread(result);
   const rows = result.workingRows < result.T ? ` over the first ${result.workingRows} rows` : '';
   const text = `Their spread (typical size)${rows} is ${fixed(spread, 1)}.`;
-  // The trained head (vectors=learned) keeps init in its state for later, but has no recipe.
-  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial' && state.vectors !== 'learned';
+  // The trained head (vectors=trained) keeps init in its state for later, but has no recipe.
+  const tutorialRecipe = (state.init ?? 'tutorial') === 'tutorial' && state.vectors !== 'trained';
   if (!(spread > 2) || !tutorialRecipe || state.scale.mode !== INVERSE_SQRT_D) return text;
   return `${text} That is far above 1 because the tutorial's recipe makes queries and keys grow with d (its weight matrices are 0.5·randn(d, d)); section 5 shows what large scores do to the softmax.`;
 }

@@ -1,5 +1,5 @@
-// Tests of the trained head (cpp/trained/learned_head.cpp) and of the head `npm run train` saved
-// (web/assets/learned-head.json): its float16 weights decode to the held-out loss it was saved
+// Tests of the trained head (cpp/trained/trained_head.cpp) and of the head `npm run train` saved
+// (web/assets/trained-head.json): its float16 weights decode to the held-out loss it was saved
 // with, its maps equal a float64 computation from the JSON, its refusals, where each row peaks
 // and the saved peak census.
 #include "catch.hpp"
@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 #include "learning/training.hpp"
-#include "trained/learned_head.hpp"
+#include "trained/trained_head.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -34,9 +34,9 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("the saved learned head decodes to the held-out loss it was saved with",
-          "[training][learned-head]") {
-    const nlohmann::json saved = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH));
+TEST_CASE("the saved trained head decodes to the held-out loss it was saved with",
+          "[training][trained-head]") {
+    const nlohmann::json saved = nlohmann::json::parse(read_file(TRAINED_HEAD_PATH));
     const std::string corpus = read_file(std::string(DATA_DIR) + "/tinyshakespeare.txt");
     TrainingOptions options;
     options.context = saved.at("context");
@@ -68,7 +68,7 @@ TEST_CASE("the saved learned head decodes to the held-out loss it was saved with
 
 namespace {
 
-// The saved head, decoded here from its JSON (independent of learned_head.cpp).
+// The saved head, decoded here from its JSON (independent of trained_head.cpp).
 struct SavedHead {
     ModelConfig config;
     Parameters parameters;
@@ -76,7 +76,7 @@ struct SavedHead {
 };
 
 SavedHead decode_saved_head() {
-    const nlohmann::json saved = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH));
+    const nlohmann::json saved = nlohmann::json::parse(read_file(TRAINED_HEAD_PATH));
     SavedHead head;
     head.vocabulary = Vocabulary(saved.at("vocabulary").get<std::vector<std::string>>());
     head.config.vocabulary = head.vocabulary.size();
@@ -123,13 +123,13 @@ std::vector<std::vector<double>> float64_weights(const SavedHead& head, const st
 
 }  // namespace
 
-TEST_CASE("the learned head's map weights equal a float64 computation from the saved JSON",
-          "[learned-head]") {
+TEST_CASE("the trained head's map weights equal a float64 computation from the saved JSON",
+          "[trained-head]") {
     const SavedHead head = decode_saved_head();
     const std::string text =
         GENERATE(as<std::string>{}, "To be, or not to be", "a", "KING RICHARD III:\nNow is");
     CAPTURE(text);
-    const Matrix weights = learned_head_weights(head.config, head.parameters, head.vocabulary, text);
+    const Matrix weights = trained_head_weights(head.config, head.parameters, head.vocabulary, text);
     const std::vector<std::vector<double>> expected = float64_weights(head, head.vocabulary.encode(text));
     REQUIRE(weights.rows == static_cast<int>(expected.size()));
     for (int i = 0; i < weights.rows; ++i)
@@ -139,17 +139,17 @@ TEST_CASE("the learned head's map weights equal a float64 computation from the s
         }
 }
 
-TEST_CASE("the learned head refuses characters it never saw and text longer than its context",
-          "[learned-head][errors]") {
+TEST_CASE("the trained head refuses characters it never saw and text longer than its context",
+          "[trained-head][errors]") {
     const SavedHead head = decode_saved_head();
     REQUIRE(
-        invalid_argument_message([&] { learned_head_tokens(head.config, head.vocabulary, "caf\xc3\xa9"); }) ==
-        "character \"\xc3\xa9\" at position 3 is not one of the 65 the learned head was trained on");
+        invalid_argument_message([&] { trained_head_tokens(head.config, head.vocabulary, "caf\xc3\xa9"); }) ==
+        "character \"\xc3\xa9\" at position 4 is not one of the 65 the trained head was trained on");
     REQUIRE(invalid_argument_message([&] {
-                learned_head_tokens(head.config, head.vocabulary, std::string(65, 'a'));
-            }) == "text has 65 characters; the learned head's position table holds at most 64");
-    REQUIRE(invalid_argument_message([&] { learned_head_tokens(head.config, head.vocabulary, ""); }) ==
-            "text is empty; the learned head needs at least 1 character");
+                trained_head_tokens(head.config, head.vocabulary, std::string(65, 'a'));
+            }) == "text has 65 characters; the trained head reads at most 64");
+    REQUIRE(invalid_argument_message([&] { trained_head_tokens(head.config, head.vocabulary, ""); }) ==
+            "text is empty; the trained head needs at least 1 character");
 }
 
 namespace {
@@ -171,7 +171,7 @@ std::vector<std::string> characters_of(const std::string& ascii) {
 }  // namespace
 
 TEST_CASE("a row's peak is named from the query's point of view, first fitting name first",
-          "[learned-head][peaks]") {
+          "[trained-head][peaks]") {
     // "ab cdef": positions 0 a, 1 b, 2 space, 3 c, 4 d, 5 e, 6 f; the word of d, e, f starts at 3.
     const auto [row, peak, name] = GENERATE(table<int, int, std::string>({
         {0, 0, "only key"},
@@ -192,20 +192,20 @@ TEST_CASE("a row's peak is named from the query's point of view, first fitting n
     REQUIRE(peak_target_name(targets[static_cast<std::size_t>(row)]) == name);
 }
 
-TEST_CASE("a tie for the largest weight goes to its first column", "[learned-head][peaks]") {
+TEST_CASE("a tie for the largest weight goes to its first column", "[trained-head][peaks]") {
     Matrix weights(3, 3);
     weights.row(2)[0] = weights.row(2)[1] = 0.5f;  // row 2: 2 back and 1 back tie
     REQUIRE(peak_target_name(peak_targets(characters_of("abc"), weights)[2]) == std::string("two back"));
 }
 
-TEST_CASE("the learned head's map carries the float64 weights, its characters and each row's peak",
-          "[learned-head]") {
+TEST_CASE("the trained head's map carries the float64 weights, its characters and each row's peak",
+          "[trained-head]") {
     const SavedHead head = decode_saved_head();
     const std::string text =
         GENERATE(as<std::string>{}, "To be, or not to be", "x", "First Citizen:\nBefore");
     const MapDetail detail = GENERATE(MapDetail::all, MapDetail::weights_only);
     CAPTURE(text, detail == MapDetail::all);
-    const LearnedHeadMap map = learned_head_map(head.config, head.parameters, head.vocabulary, text, detail);
+    const TrainedHeadMap map = trained_head_map(head.config, head.parameters, head.vocabulary, text, detail);
     const std::vector<std::vector<double>> expected = float64_weights(head, head.vocabulary.encode(text));
     REQUIRE(map.tokens == characters_of(text));
     REQUIRE(map.head.weights.rows == static_cast<int>(text.size()));
@@ -226,7 +226,7 @@ TEST_CASE("the learned head's map carries the float64 weights, its characters an
 namespace {
 
 // The name of where row i of a causal (T, T) weight table peaks, written out here independently
-// of learned_head.cpp, from the same definition (first fitting name, first column on a tie).
+// of trained_head.cpp, from the same definition (first fitting name, first column on a tie).
 std::string independent_peak_name(const std::string& text, const std::vector<double>& row, int i) {
     const int j = static_cast<int>(std::max_element(row.begin(), row.begin() + i + 1) - row.begin());
     const auto space = [&](int at) {
@@ -245,9 +245,9 @@ std::string independent_peak_name(const std::string& text, const std::vector<dou
 }  // namespace
 
 TEST_CASE("the saved peak census is what an independent float64 count of the held-out rows gives",
-          "[learned-head][peaks]") {
+          "[trained-head][peaks]") {
     const SavedHead head = decode_saved_head();
-    const nlohmann::json census = nlohmann::json::parse(read_file(LEARNED_HEAD_PATH)).at("peakCensus");
+    const nlohmann::json census = nlohmann::json::parse(read_file(TRAINED_HEAD_PATH)).at("peakCensus");
     const std::string corpus = read_file(std::string(DATA_DIR) + "/tinyshakespeare.txt");  // ASCII
     const int T = head.config.context, windows = census.at("windows");
     const std::size_t tail = corpus.size() / 10 * 9;  // the held-out tail: the last 10%

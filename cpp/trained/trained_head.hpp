@@ -1,4 +1,4 @@
-// learned_head: the natively trained head (web/assets/learned-head.json, cpp/learning/model.hpp) applied
+// trained_head: the natively trained head (web/assets/trained-head.json, cpp/learning/model.hpp) applied
 // to whatever text a reader types, so the map can show what training taught it to look at; and
 // where each of its rows puts its largest weight, the measurement the page's note is built on.
 //
@@ -17,13 +17,12 @@
 
 namespace attention {
 
-// Token ids of text (one per code point). Throws std::invalid_argument for an empty text, a
-// character not in vocabulary, or more characters than config.context.
-std::vector<int> learned_head_tokens(const ModelConfig& config, const Vocabulary& vocabulary,
+// Token ids of text (one per code point): encode_for_model's, naming "the trained head".
+std::vector<int> trained_head_tokens(const ModelConfig& config, const Vocabulary& vocabulary,
                                      const std::string& text);
 
 // The head's attention weights (T, T) on text, at the head's own scale (config.scale).
-Matrix learned_head_weights(const ModelConfig& config, const Parameters& parameters,
+Matrix trained_head_weights(const ModelConfig& config, const Parameters& parameters,
                             const Vocabulary& vocabulary, const std::string& text);
 
 // Where a row's largest weight lands, named from the query's point of view. A row is given the
@@ -44,16 +43,16 @@ const char* peak_target_name(PeakTarget target);  // "only key", "previous", "tw
 // weight's first column wins a tie.
 std::vector<PeakTarget> peak_targets(const std::vector<std::string>& characters, const Matrix& weights);
 
-// The map figure's result for the learned head: the same pieces attention_map() returns for a
+// The map figure's result for the trained head: the same pieces attention_map() returns for a
 // random head, plus where each row peaks. Causal, at the head's own scale; T = characters.
-struct LearnedHeadMap {
+struct TrainedHeadMap {
     std::vector<std::string> tokens;
     HeadInputs inputs;   // x, q, k, v (T, d)
     Intermediates head;  // as head_at_detail() leaves it
     RowStatistics stats;
     std::vector<PeakTarget> peaks;
 };
-LearnedHeadMap learned_head_map(const ModelConfig& config, const Parameters& parameters,
+TrainedHeadMap trained_head_map(const ModelConfig& config, const Parameters& parameters,
                                 const Vocabulary& vocabulary, const std::string& text,
                                 MapDetail detail = MapDetail::all);
 

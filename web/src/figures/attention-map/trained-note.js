@@ -1,5 +1,5 @@
 // What the trained head looks at, in words: for the reader's own text from the core's
-// peakTargets (where each row's largest weight lands, cpp/trained/learned_head.hpp), and over held-out
+// peakTargets (where each row's largest weight lands, cpp/trained/trained_head.hpp), and over held-out
 // Shakespeare from the census attention-train saved with the head. Pure: runs in Node.
 import { fixed } from '../../lib/format.js';
 import { meanPreviousWeight, PEAK_TARGETS, peakTally } from '../../lib/map-statistics.js';
@@ -61,9 +61,9 @@ export function corpusSentence(census, context) {
   );
 }
 
-// The note beside the map while it shows the trained head (head: LEARNED_HEAD): the reader's
+// The note beside the map while it shows the trained head (head: TRAINED_HEAD): the reader's
 // own text in the note, the measurement over held-out Shakespeare folded under it.
-export function learnedNote(result, head) {
+export function trainedNote(result, head) {
   return {
     text: liveSentence(result),
     more: { summary: 'And over Shakespeare?', text: corpusSentence(head.census, head.context) },

@@ -1,4 +1,4 @@
-#include "trained/learned_head.hpp"
+#include "trained/trained_head.hpp"
 
 #include "tutorial/tokenize.hpp"
 
@@ -7,28 +7,14 @@
 
 namespace attention {
 
-std::vector<int> learned_head_tokens(const ModelConfig& config, const Vocabulary& vocabulary,
+std::vector<int> trained_head_tokens(const ModelConfig& config, const Vocabulary& vocabulary,
                                      const std::string& text) {
-    if (text.empty())
-        throw std::invalid_argument("text is empty; the learned head needs at least 1 character");
-    const std::vector<std::string> characters = tokenize(text, TokenMode::characters);
-    for (std::size_t i = 0; i < characters.size(); ++i)
-        if (!vocabulary.contains(characters[i]))
-            throw std::invalid_argument("character \"" + characters[i] + "\" at position " +
-                                        std::to_string(i) + " is not one of the " +
-                                        std::to_string(vocabulary.size()) +
-                                        " the learned head was trained on");
-    std::vector<int> tokens = vocabulary.encode(text);
-    if (static_cast<int>(tokens.size()) > config.context)
-        throw std::invalid_argument("text has " + std::to_string(tokens.size()) +
-                                    " characters; the learned head's position table holds at most " +
-                                    std::to_string(config.context));
-    return tokens;
+    return encode_for_model(vocabulary, config.context, text, "the trained head");
 }
 
-Matrix learned_head_weights(const ModelConfig& config, const Parameters& parameters,
+Matrix trained_head_weights(const ModelConfig& config, const Parameters& parameters,
                             const Vocabulary& vocabulary, const std::string& text) {
-    return attention_weights_for(config, parameters, learned_head_tokens(config, vocabulary, text));
+    return attention_weights_for(config, parameters, trained_head_tokens(config, vocabulary, text));
 }
 
 const char* peak_target_name(PeakTarget target) {
@@ -91,10 +77,10 @@ std::vector<PeakTarget> peak_targets(const std::vector<std::string>& characters,
     return targets;
 }
 
-LearnedHeadMap learned_head_map(const ModelConfig& config, const Parameters& parameters,
+TrainedHeadMap trained_head_map(const ModelConfig& config, const Parameters& parameters,
                                 const Vocabulary& vocabulary, const std::string& text, MapDetail detail) {
-    const std::vector<int> ids = learned_head_tokens(config, vocabulary, text);
-    LearnedHeadMap map;
+    const std::vector<int> ids = trained_head_tokens(config, vocabulary, text);
+    TrainedHeadMap map;
     for (int id : ids) map.tokens.push_back(vocabulary.characters()[static_cast<std::size_t>(id)]);
     map.inputs = head_inputs_for(config, parameters, ids);
     const HeadInputs& in = map.inputs;

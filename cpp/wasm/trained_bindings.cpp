@@ -1,0 +1,193 @@
+// trained_bindings.cpp: the saved models on the page's own module (attention-core.js, beside
+// cpp/wasm/core_bindings.cpp): the one-layer trained head (web/assets/trained-head.json) and the
+// two-layer copying head (web/assets/copying-head.json), each handed over once, then mapped on any
+// text a reader types. The first screen shows the copying head, so it lives here rather than in
+// the learning section's module, which the page loads later. Shared helpers and rules:
+// cpp/wasm/bindings.hpp.
+//
+// A model is handed over once (trainedHeadLoad, copyingHeadLoad): copying its weights in on
+// every keystroke would cost more than the map itself. Loading again replaces it; each module
+// instance (page, worker) has its own.
+#include "wasm/bindings.hpp"
+
+#include "learning/model.hpp"
+#include "trained/copying_head.hpp"
+#include "trained/trained_head.hpp"
+
+#include <emscripten/bind.h>
+
+#include <memory>
+#include <string>
+
+using emscripten::val;
+using namespace attention;
+using namespace attention::js;
+
+namespace {
+
+// The fields every saved model's description shares: its characters, its context and width.
+Vocabulary vocabulary_field(const val& head) {
+    return in_field("vocabulary",
+                    [&] { return Vocabulary(emscripten::vecFromJSArray<std::string>(array_field(head, "vocabulary"))); });
+}
+
+template <typename Model>
+std::unique_ptr<Model>& loaded() {
+    static std::unique_ptr<Model> model;
+    return model;
+}
+
+template <typename Model>
+const Model& require_loaded(const char* what, const char* load) {
+    if (!loaded<Model>())
+        throw std::invalid_argument(std::string("no ") + what + " is loaded (" + load + " first)");
+    return *loaded<Model>();
+}
+
+}  // namespace
+
+// ---- The trained head (one layer) -------------------------------------------------------------
+
+namespace {
+
+struct TrainedHead {
+    ModelConfig config;
+    Parameters parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+// { vocabulary: [characters], context, d, scale: { mode, factor }, parameters: { embedding:
+// Float32Array, … } }. The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first five
+// matrices in Parameters order. The output projection and the unembedding only predict the next
+// character, so the page does not ship them (scripts/build-web.mjs) and they stay zero.
+val trained_head_load_js(val head) {
+    return guarded([&] {
+        require_request(head, "trainedHeadLoad");
+        auto out = std::make_unique<TrainedHead>();
+        out->vocabulary = vocabulary_field(head);
+        out->config.vocabulary = out->vocabulary.size();
+        out->config.context = int_field(head, "context", 1, kMaxModelContext);
+        out->config.d = int_field(head, "d", 1, kMaxModelWidth);
+        out->config.scale = scale_field(head, "scale");
+        validate_config(out->config);
+        out->parameters = zero_parameters(out->config);
+        const val parameters = typed(head, "parameters", "object", "parameters", "an object of matrices");
+        constexpr int kMapMatrices = 5;
+        for (std::size_t n = 0; n < kMapMatrices; ++n) {
+            const char* name = Parameters::names()[n];
+            Matrix& m = *out->parameters.all()[n];
+            m = in_field("parameters", [&] { return matrix_from(parameters[name], m.rows, m.cols, name); });
+        }
+        loaded<TrainedHead>() = std::move(out);
+        val result = val::object();
+        result.set("vocabulary", loaded<TrainedHead>()->vocabulary.size());
+        return result;
+    });
+}
+
+// { text, detail }: the same result as attentionMap for the loaded head, plus where each row
+// peaks. What the head refuses is the text (a character it never met, or more than its context).
+val trained_head_map_js(val request) {
+    return guarded([&] {
+        require_request(request, "trainedHeadMap");
+        const TrainedHead& saved = require_loaded<TrainedHead>("trained head", "trainedHeadLoad");
+        const std::string text = string_field(request, "text");
+        const MapDetail level = detail_field(request, "detail");
+        const TrainedHeadMap map = in_field(
+            "text", [&] { return trained_head_map(saved.config, saved.parameters, saved.vocabulary, text, level); });
+        val result =
+            map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v, map.head, map.stats);
+        result.set("init", std::string("trained"));
+        result.set("pos", std::string("learned"));
+        val peaks = val::array();
+        for (PeakTarget target : map.peaks) peaks.call<void>("push", std::string(peak_target_name(target)));
+        result.set("peakTargets", peaks);
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_trained_head) {
+    emscripten::function("trainedHeadLoad", &trained_head_load_js);
+    emscripten::function("trainedHeadMap", &trained_head_map_js);
+}
+
+// ---- The copying head (two layers) ------------------------------------------------------------
+
+namespace {
+
+struct CopyingHead {
+    LayeredConfig config;
+    std::vector<float> parameters;
+    Vocabulary vocabulary{std::vector<std::string>{"a", "b"}};
+};
+
+constexpr int kMaxGuesses = 8;  // the first screen shows three
+
+// { vocabulary: [characters], context, d, layers, layerNorm, scale, parameters: Float32Array } in
+// parameter_layout() order (cpp/learning/layered/layered_model.hpp).
+val copying_head_load_js(val head) {
+    return guarded([&] {
+        require_request(head, "copyingHeadLoad");
+        auto out = std::make_unique<CopyingHead>();
+        out->vocabulary = vocabulary_field(head);
+        out->config.vocabulary = out->vocabulary.size();
+        out->config.context = int_field(head, "context", 1, kMaxModelContext);
+        out->config.d = int_field(head, "d", 1, kMaxModelWidth);
+        out->config.layers = int_field(head, "layers", 1, kMaxLayers);
+        out->config.layer_norm = bool_field(head, "layerNorm");
+        out->config.scale = scale_field(head, "scale");
+        validate_layered_config(out->config);
+        const auto total = static_cast<double>(parameter_layout(out->config).total);
+        out->parameters = matrix_from(head["parameters"], 1, total, "parameters").values;
+        loaded<CopyingHead>() = std::move(out);
+        val result = val::object();
+        result.set("parameters", total);
+        return result;
+    });
+}
+
+val guesses_array(const std::vector<NextGuess>& guesses) {
+    val list = val::array();
+    for (const NextGuess& guess : guesses) {
+        val item = val::object();
+        item.set("character", guess.character);
+        item.set("probability", guess.probability);
+        list.call<void>("push", item);
+    }
+    return list;
+}
+
+// { text, layer, detail, guesses }: the fields of attentionMap for one layer's head (its q, k, v
+// are those of the layer's normed input), plus layer, rowsWithEarlier and rowsIntoCopy
+// (cpp/trained/copying_head.hpp) and next: the model's `guesses` likeliest next characters,
+// [{ character, probability }], likeliest first. What the model refuses is the text.
+val copying_head_map_js(val request) {
+    return guarded([&] {
+        require_request(request, "copyingHeadMap");
+        const CopyingHead& saved = require_loaded<CopyingHead>("copying head", "copyingHeadLoad");
+        const std::string text = string_field(request, "text");
+        const int layer = int_field(request, "layer", 1, saved.config.layers);
+        const MapDetail level = detail_field(request, "detail");
+        const int guesses = int_field(request, "guesses", 0, kMaxGuesses);
+        const CopyingHeadMap map = in_field("text", [&] {
+            return copying_head_map(saved.config, saved.parameters, saved.vocabulary, text, layer, level, guesses);
+        });
+        val result = map_object(map.tokens, saved.config.d, map.q, map.k, map.v, map.head, map.stats);
+        result.set("init", std::string("trained"));
+        result.set("pos", std::string("learned"));
+        result.set("layer", layer);
+        result.set("rowsWithEarlier", static_cast<double>(map.rows_with_earlier));
+        result.set("rowsIntoCopy", static_cast<double>(map.rows_into_copy));
+        result.set("next", guesses_array(map.next));
+        return result;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_copying_head) {
+    emscripten::function("copyingHeadLoad", &copying_head_load_js);
+    emscripten::function("copyingHeadMap", &copying_head_map_js);
+}
