@@ -27,8 +27,9 @@ namespace {
 
 // The fields every saved model's description shares: its characters, its context and width.
 Vocabulary vocabulary_field(const val& head) {
-    return in_field("vocabulary",
-                    [&] { return Vocabulary(emscripten::vecFromJSArray<std::string>(array_field(head, "vocabulary"))); });
+    return in_field("vocabulary", [&] {
+        return Vocabulary(emscripten::vecFromJSArray<std::string>(array_field(head, "vocabulary")));
+    });
 }
 
 template <typename Model>
@@ -93,10 +94,11 @@ val trained_head_map_js(val request) {
         const TrainedHead& saved = require_loaded<TrainedHead>("trained head", "trainedHeadLoad");
         const std::string text = string_field(request, "text");
         const MapDetail level = detail_field(request, "detail");
-        const TrainedHeadMap map = in_field(
-            "text", [&] { return trained_head_map(saved.config, saved.parameters, saved.vocabulary, text, level); });
-        val result =
-            map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v, map.head, map.stats);
+        const TrainedHeadMap map = in_field("text", [&] {
+            return trained_head_map(saved.config, saved.parameters, saved.vocabulary, text, level);
+        });
+        val result = map_object(map.tokens, saved.config.d, map.inputs.q, map.inputs.k, map.inputs.v,
+                                map.head, map.stats);
         result.set("init", std::string("trained"));
         result.set("pos", std::string("learned"));
         val peaks = val::array();
@@ -172,7 +174,8 @@ val copying_head_map_js(val request) {
         const MapDetail level = detail_field(request, "detail");
         const int guesses = int_field(request, "guesses", 0, kMaxGuesses);
         const CopyingHeadMap map = in_field("text", [&] {
-            return copying_head_map(saved.config, saved.parameters, saved.vocabulary, text, layer, level, guesses);
+            return copying_head_map(saved.config, saved.parameters, saved.vocabulary, text, layer, level,
+                                    guesses);
         });
         val result = map_object(map.tokens, saved.config.d, map.q, map.k, map.v, map.head, map.stats);
         result.set("init", std::string("trained"));

@@ -13,10 +13,13 @@ import { savedModelOf } from './state.js';
 import { loadSavedModel } from './trained/saved-models.js';
 import { createStore } from './store.js';
 import { createHashSync } from './lib/hash-sync.js';
+import { setupInPageLinks } from './lib/in-page-links.js';
+import { linkHash, parseParts } from './link.js';
+import { heroLink } from './figures/hero/link.js';
 import { setupGlossary } from './lib/glossary.js';
 import { loadScript } from './lib/load-script.js';
 import { whenNear } from './lib/when-near.js';
-import { setupShowMe } from './lib/show-me.js';
+import { setupShowMe } from './show-me.js';
 import { setupTheme } from './theme.js';
 import { addEmbedActions } from './embed/actions.js';
 import { setupPrint } from './print.js';
@@ -25,6 +28,9 @@ import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
 import * as experiments from './figures/experiments/index.js';
+
+// The figures whose state travels in the page's link beside the map's (link.js).
+const LINKED = [heroLink];
 
 const FIGURES = {
   hero,
@@ -121,6 +127,7 @@ function mountOne(slot, module, context, mounted, snapshot) {
   try {
     const figure = module.mount(slot, context);
     mounted.push(figure);
+    context.links.mounted(slot.dataset.figure, figure);
     figure.update?.(snapshot); // a figure with no map input may have no update()
   } catch (error) {
     showBanner(`The “${slot.dataset.figure}” figure could not start: ${error.message}`);
@@ -149,7 +156,7 @@ function mountLater(slot, context, mounted, store) {
 // onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
 // What one figure shows of another's travels here, in the context: the map draws the
 // experiment's note with the experiments figure's renderer, never by importing it.
-async function mountAll(core, store, mounted, { compute, learning, pictures, onMapShown }) {
+async function mountAll(core, store, mounted, { compute, learning, pictures, links, onMapShown }) {
   const showExperimentNote = experiments.noteRenderer(core);
   const context = {
     core,
@@ -158,6 +165,8 @@ async function mountAll(core, store, mounted, { compute, learning, pictures, onM
     learning,
     pictures,
     showExperimentNote,
+    links,
+    linkFor: links.linkFor,
   };
   for (const [index, slot] of slotsInOrder().entries()) {
     const module = FIGURES[slot.dataset.figure];
@@ -169,8 +178,52 @@ async function mountAll(core, store, mounted, { compute, learning, pictures, onM
   }
 }
 
+// The page's link (link.js): the map's state from the store, each linked figure's from the
+// figure. linkFor(name) is a figure's handle on its part: { initial, messages, save(state) }. A
+// link that arrives later (pasted, Back) reaches the store and every linked figure's load().
+function createLinks(store) {
+  // Only the parts of figures on this page: an embedded figure's link holds its own state.
+  const parts = LINKED.filter(({ name }) => document.querySelector(`[data-figure="${name}"]`));
+  let { states, messages } = parseParts(location.hash, parts);
+  const byName = new Map(); // figure name -> mounted figure
+  const write = () => {
+    const shown = store.getSnapshot()?.state;
+    if (shown) hash.write(linkHash(shown, parts, states));
+  };
+  const hash = createHashSync({
+    location,
+    history,
+    load(link) {
+      store.dispatch({ type: 'load', hash: link });
+      ({ states, messages } = parseParts(link, parts));
+      for (const [name, figure] of byName) figure.load?.(states[name], messages[name] ?? []);
+    },
+  });
+  return {
+    write,
+    arrived: hash.arrived,
+    // The link an embedded `figure` opens with: the map's state and that figure's part only.
+    hashFor: (figure) =>
+      linkHash(
+        store.getSnapshot().state,
+        parts.filter(({ name }) => name === figure),
+        states,
+      ),
+    mounted: (name, figure) => byName.set(name, figure),
+    linkFor: (name) => ({
+      initial: states[name],
+      messages: messages[name] ?? [],
+      save(state) {
+        states = { ...states, [name]: state };
+        write();
+      },
+    }),
+  };
+}
+
 async function start() {
   setupTheme(document.getElementById('theme-toggle'));
+  setupInPageLinks(document, window);
   setupGlossary(document);
   setupPrint(document, window);
   // The learning section's module and data load on first use, with workers of their own.
@@ -190,7 +243,6 @@ async function start() {
     return;
   }
   document.documentElement.classList.add('live');
-  addEmbedActions(document, location);
   // One worker for the page core's heavy calls (large maps, the averaged study):
   // the latest request wins per channel. The page says which path it took, for the tests.
   // It starts once the first map is on screen (until then calls run here).
@@ -211,24 +263,21 @@ async function start() {
     hash: location.hash,
     background: backgroundMap(compute, core, pictures),
   });
-  const hash = createHashSync({
-    location,
-    history,
-    load: (link) => store.dispatch({ type: 'load', hash: link }),
-  });
-  window.addEventListener('hashchange', hash.arrived);
+  const links = createLinks(store);
+  addEmbedActions(document, location, links.hashFor);
+  window.addEventListener('hashchange', links.arrived);
   store.start();
-  hash.write(store.getSnapshot().state);
+  links.write();
   setupShowMe(document, store);
   const figures = []; // filled as they mount; snapshots published meanwhile reach those mounted
   const update = figureUpdater(figures);
   // The map first: rewriting the link costs a few milliseconds of the browser's own.
   store.subscribe((snapshot) => {
     update(snapshot);
-    hash.write(snapshot.state);
+    links.write();
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
-  await mountAll(core, store, figures, { compute, learning, pictures, onMapShown });
+  await mountAll(core, store, figures, { compute, learning, pictures, links, onMapShown });
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.

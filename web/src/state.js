@@ -135,6 +135,11 @@ export function serializeValue(key, value) {
   return String(value);
 }
 
+// What a link's bad value gets: a sentence naming the key, the value, why, and what is shown.
+export function unusedValue(key, raw, error, shown) {
+  return `The link's ${key}=“${shorten(raw)}” was not used: ${error} Showing ${key}=${shown}.`;
+}
+
 // Parses a location hash into a full state. Unknown keys are ignored; a bad value falls back
 // to the default and adds a message naming the key, the bad value and the fallback.
 export function parseHash(hash, checks) {
@@ -146,9 +151,7 @@ export function parseHash(hash, checks) {
     const raw = params.get(key);
     const checked = checks[key](raw);
     if ('error' in checked) {
-      messages.push(
-        `The link's ${key}=“${shorten(raw)}” was not used: ${checked.error} Showing ${key}=${serializeValue(key, DEFAULT_STATE[key])}.`,
-      );
+      messages.push(unusedValue(key, raw, checked.error, serializeValue(key, DEFAULT_STATE[key])));
     } else {
       state[key] = checked.value;
     }

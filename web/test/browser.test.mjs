@@ -226,10 +226,13 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('a shared link restores every field, and the state round-trips through the URL', async () => {
-    // An old link (pos=1, no init) comes back in today's spelling.
+    // An old link (pos=1, no init, no first-screen keys) comes back in today's spelling: the
+    // first screen reads the map's text.
     const hash =
       '#text=the%20cat%20sat&tokens=words&d=16&seed=42&causal=0&scale=none&vectors=token&pos=1';
-    const today = hash.replace('pos=1', 'init=tutorial&pos=sinusoidal');
+    const today = `#words=the%20cat%20sat&head=copying&${hash
+      .slice(1)
+      .replace('pos=1', 'init=tutorial&pos=sinusoidal')}`;
     await withPage(url(), hash, async (page) => {
       assert.equal(await page.inputValue('#map-text'), 'the cat sat');
       assert.equal(await page.inputValue('#map-tokens'), 'words');

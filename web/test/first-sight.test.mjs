@@ -1,6 +1,6 @@
-// The first screen and the reading aids, in Chromium: the live map is drawn inside the first
-// viewport without scrolling, every glossary definition opens inside the viewport, and a
-// "Show me" button puts the map in its state and gives a reader's own settings back.
+// The reading aids, in Chromium: every glossary definition opens inside the viewport, and a
+// "Show me" button puts the map in its state and gives a reader's own settings back. (The first
+// screen itself: first-screen.test.mjs.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useChromium, watchProblems } from './chromium.mjs';
@@ -13,34 +13,6 @@ async function open(viewport) {
   await page.goto(chromium.url());
   await page.waitForSelector('#map-table table', { timeout: 30000 });
   return { page, problems };
-}
-
-// Share of the canvas's pixels that are not the page's background: a drawn map has many.
-const drawnShare = (page) =>
-  page.$eval('.hero-map', (canvas) => {
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    let drawn = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn += 1;
-    return drawn / (data.length / 4);
-  });
-
-for (const viewport of [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-]) {
-  test(`the first screen holds a drawn map at ${viewport.width}x${viewport.height}`, async () => {
-    const { page, problems } = await open(viewport);
-    const box = await page.$eval('.hero-map', (canvas) => canvas.getBoundingClientRect().toJSON());
-    assert.equal(await page.evaluate(() => window.scrollY), 0);
-    assert.ok(box.top >= 0 && box.bottom <= viewport.height, JSON.stringify(box));
-    assert.ok(box.left >= 0 && box.right <= viewport.width, JSON.stringify(box));
-    assert.ok((await drawnShare(page)) > 0.5, 'most of the canvas is painted');
-    await page.fill('#hero-text', 'abcab');
-    await page.waitForFunction(() => document.querySelector('#map-text').value === 'abcab');
-    assert.match(await page.textContent('.hero-line'), /“b”/);
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
 }
 
 for (const width of [320, 390, 1280]) {

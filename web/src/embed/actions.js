@@ -31,7 +31,7 @@ async function copy(textarea, status) {
   }
 }
 
-function addAction(slot, locationRef) {
+function addAction(slot, locationRef, hashFor) {
   const figure = slot.dataset.figure;
   const details = document.createElement('details');
   details.className = 'embed-action';
@@ -40,7 +40,7 @@ function addAction(slot, locationRef) {
   const textarea = details.querySelector('textarea');
   const $ = (role) => details.querySelector(`[data-role="${role}"]`);
   const refresh = () => {
-    const src = embedUrl(locationRef.href, figure, locationRef.hash);
+    const src = embedUrl(locationRef.href, figure, hashFor(figure));
     textarea.value = snippet(figure, src);
     $('preview').href = src;
     $('copied').textContent = '';
@@ -53,10 +53,11 @@ function addAction(slot, locationRef) {
   slot.append(details);
 }
 
-// documentRef: the full page; locationRef: its location (the snippet's address and state).
-export function addEmbedActions(documentRef = document, locationRef = location) {
+// documentRef: the full page; locationRef: its location (the snippet's address);
+// hashFor(figure): the link's state for that figure (main.js).
+export function addEmbedActions(documentRef, locationRef, hashFor) {
   if (documentRef.body.dataset.view === 'embed') return;
   for (const slot of documentRef.querySelectorAll('[data-figure]')) {
-    if (isEmbeddable(slot.dataset.figure)) addAction(slot, locationRef);
+    if (isEmbeddable(slot.dataset.figure)) addAction(slot, locationRef, hashFor);
   }
 }

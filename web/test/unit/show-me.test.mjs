@@ -2,7 +2,7 @@
 // without a way back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { afterShowing } from '../../src/lib/show-me.js';
+import { afterShowing } from '../../src/show-me.js';
 import { createChecks, DEFAULT_STATE, parseHash } from '../../src/state.js';
 
 test("from the tutorial's figure there is nothing of the reader's to give back", () => {

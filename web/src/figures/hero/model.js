@@ -1,24 +1,10 @@
-// The first screen's map, as data: the same result the attention map draws (one store), told
-// in one line. Pure: snapshot in, what to print out. It never draws (render.js does).
+// The first screen as data: a head's map of the reader's words, told in one or two plain
+// sentences, and the model's guess for the next character. Pure: the core's result in,
+// everything the figure prints out. It never draws (render.js does).
 import { visibleToken } from '../../lib/format.js';
 
-export const LABEL_LIMIT = 32; // beyond this many tokens the axes show no letters
-
-// The row a first-time reader looks at: the last token, which may look at every other one.
-export function lastRowLine(result) {
-  const row = result.T - 1;
-  let best = 0;
-  for (let col = 1; col <= row; col++)
-    if (result.weights[row * result.T + col] > result.weights[row * result.T + best]) best = col;
-  const share = result.weights[row * result.T + best];
-  const from = visibleToken(result.tokens[row]);
-  const to = visibleToken(result.tokens[best]);
-  const where = best === row ? 'itself' : `“${to}” (token ${best + 1})`;
-  return `The last token, “${from}”, gives ${sharePhrase(share)} of its attention to ${where}.`;
-}
-
-// A share in words a reader can trust: "all" only when it is exactly 1, never "100%" or "0%"
-// for a share that is not.
+// A chance or a share in words a reader can trust: "all" only when it is exactly 1, never
+// "100%" or "0%" for one that is not.
 export function sharePhrase(share) {
   if (share === 1) return 'all';
   if (share >= 0.995) return 'nearly all';
@@ -26,17 +12,62 @@ export function sharePhrase(share) {
   return `${Math.round(share * 100)}%`;
 }
 
-export function heroModel(snapshot) {
-  const { result } = snapshot;
-  if (!result) return null;
+const quoted = (token) => `“${visibleToken(token)}”`;
+
+// The column where row `row` puts its largest weight (the first, on a tie).
+export function peakOf(result, row) {
+  let best = 0;
+  for (let col = 1; col <= row; col++)
+    if (result.weights[row * result.T + col] > result.weights[row * result.T + best]) best = col;
+  return best;
+}
+
+// What the copying head did with the last letter, and with all the letters that repeat.
+export function copyingLine(result) {
+  const last = result.T - 1;
+  const peak = peakOf(result, last);
+  const share = sharePhrase(result.weights[last * result.T + peak]);
+  const { tokens, rowsWithEarlier, rowsIntoCopy } = result;
+  if (!rowsWithEarlier)
+    return 'No letter repeats yet, so there is nothing to copy. Type a phrase twice.';
+  const copied = peak >= 1 && tokens[peak - 1] === tokens[last];
+  const first = copied
+    ? `The last letter, ${quoted(tokens[last])}, looks back at ${quoted(tokens[peak])} (${share}): the letter that came after ${quoted(tokens[last])} before.`
+    : `The last letter, ${quoted(tokens[last])}, looks most at ${quoted(tokens[peak])}, letter ${peak + 1} (${share}).`;
+  const letters = rowsWithEarlier === 1 ? 'letter' : 'letters';
+  const look = rowsIntoCopy === 1 ? 'looks' : 'look';
+  return `${first} Of the ${rowsWithEarlier} ${letters} that had appeared before, ${rowsIntoCopy} ${look} just after an earlier copy.`;
+}
+
+export const TUTORIAL_LINE =
+  'This head is untrained: its numbers depend on where each letter stands, not on which letter it is. Change a letter and nothing here changes.';
+
+// "“i” 97%, “o” 1%, “e” under 1%": the model's likeliest next characters.
+export function guessLine(next) {
+  const named = next.map(
+    ({ character, probability }) => `${quoted(character)} ${sharePhrase(probability)}`,
+  );
+  return `Its guess for the next letter: ${named.join(', ')}.`;
+}
+
+// One cell, for the readout under the map (positions count from 1).
+export function cellLine(model, { row, col }) {
+  const weight = model.weights[row * model.T + col];
+  if (col > row)
+    return `Letter ${row + 1}, ${quoted(model.tokens[row])}, may not look ahead at letter ${col + 1}.`;
+  return `Letter ${row + 1}, ${quoted(model.tokens[row])}, gives letter ${col + 1}, ${quoted(model.tokens[col])}, ${sharePhrase(weight)} of its attention.`;
+}
+
+// result: copyingHeadMap's (head 'copying') or attentionMap's (head 'tutorial') answer.
+export function heroModel(head, result) {
   return {
     T: result.T,
     weights: result.weights,
-    result,
-    causal: snapshot.state.causal,
-    labels: result.T <= LABEL_LIMIT ? result.tokens.map(visibleToken) : null,
-    line: lastRowLine(result),
-    text: snapshot.requested.text,
-    error: snapshot.errors.text ?? null,
+    tokens: result.tokens,
+    labels: result.tokens.map(visibleToken),
+    causal: true,
+    line: head === 'copying' ? copyingLine(result) : TUTORIAL_LINE,
+    guesses: head === 'copying' ? guessLine(result.next) : null,
+    peaks: Array.from({ length: result.T }, (_, row) => peakOf(result, row)),
   };
 }

@@ -3,7 +3,7 @@
 // A click sets those fields and brings the map into view. If the reader had changed the map
 // from the tutorial's figure, the button says their settings were replaced and offers them
 // back, so nothing of theirs is lost without a word.
-import { DEFAULT_STATE, sameState, serializeHash } from '../state.js';
+import { DEFAULT_STATE, sameState, serializeHash } from './state.js';
 
 // What the button says after a click, and what a second click does. Pure, for the tests:
 // `before` is the map's state when the button was pressed.

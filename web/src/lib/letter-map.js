@@ -1,0 +1,96 @@
+// An attention map of a short text with its letters along both sides, however long the text:
+// each cell is at least MIN_CELL pixels wide, so a letter always fits, and a map wider than its
+// box scrolls inside it (scrollToLast brings the newest rows and the last row's peak into view).
+// Shared by the figures that show a saved model on the reader's own words. Only geometry and
+// drawing: what the cells mean comes from the figure's model.
+import { heatBitmap, sizeCanvas } from './grid.js';
+
+export const MIN_CELL = 11; // px: a letter of 9 px fits
+const MAX_CELL = 30;
+const LABELS = 18; // px for the letters on each side
+
+// Geometry in CSS pixels for T letters in a box `width` wide and `height` high (the map scrolls
+// inside it when even MIN_CELL is too large).
+export function letterMapLayout(T, width, height = width) {
+  const fits = Math.floor((Math.min(width, height) - LABELS) / Math.max(T, 1));
+  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, fits));
+  const plot = cell * T;
+  return { left: LABELS, top: LABELS, cell, plot, width: LABELS + plot, height: LABELS + plot };
+}
+
+// The cell under a point relative to the canvas's top-left corner, or null.
+export function letterCellAt(box, T, x, y) {
+  const col = Math.floor((x - box.left) / box.cell);
+  const row = Math.floor((y - box.top) / box.cell);
+  return row >= 0 && col >= 0 && row < T && col < T ? { row, col } : null;
+}
+
+function drawLabels(context, box, labels, highlight) {
+  context.font = `${Math.min(15, Math.round(box.cell * 0.8))}px ui-monospace, monospace`;
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  labels.forEach((label, index) => {
+    const middle = (index + 0.5) * box.cell;
+    context.globalAlpha = highlight && highlight.row !== index ? 0.75 : 1;
+    context.fillText(label, box.left / 2, box.top + middle);
+    context.globalAlpha = highlight && highlight.col !== index ? 0.75 : 1;
+    context.fillText(label, box.left + middle, box.top / 2);
+  });
+  context.globalAlpha = 1;
+}
+
+// Cells above the diagonal (masked: exactly 0) in the page's quiet surface colour, so the
+// triangle reads as "not allowed" rather than as black "no attention".
+function drawMask(context, box, T, colour) {
+  context.fillStyle = colour;
+  context.beginPath();
+  for (let row = 0; row < T - 1; row++)
+    context.rect(
+      box.left + (row + 1) * box.cell,
+      box.top + row * box.cell,
+      (T - row - 1) * box.cell,
+      box.cell,
+    );
+  context.fill();
+}
+
+function drawHighlight(context, box, { row, col }, colour) {
+  context.strokeStyle = colour;
+  context.lineWidth = 2;
+  context.strokeRect(box.left, box.top + row * box.cell, box.plot, box.cell);
+  context.strokeRect(
+    box.left + col * box.cell + 1,
+    box.top + row * box.cell + 1,
+    box.cell - 2,
+    box.cell - 2,
+  );
+}
+
+// map: { T, weights (T×T), labels (T strings), causal }; colours: { text, mask, focus };
+// highlight: { row, col } | null. cache: { bitmap } kept between draws.
+export function drawLetterMap(
+  canvas,
+  map,
+  { width, height, colours, highlight = null, cache = {} },
+) {
+  const box = letterMapLayout(map.T, width, height);
+  const context = sizeCanvas(canvas, box);
+  context.clearRect(0, 0, box.width, box.height);
+  cache.bitmap = heatBitmap(map.weights, map.T, 1, cache.bitmap, map.T);
+  context.imageSmoothingEnabled = false;
+  context.drawImage(cache.bitmap, box.left, box.top, box.plot, box.plot);
+  if (map.causal) drawMask(context, box, map.T, colours.mask);
+  context.fillStyle = colours.text;
+  drawLabels(context, box, map.labels, highlight);
+  if (highlight) drawHighlight(context, box, highlight, colours.focus);
+  return box;
+}
+
+// Scrolls a map's box so that its last rows, and the column `col` in them, are in view.
+export function scrollToLast(scroller, box, col) {
+  scroller.scrollTop = scroller.scrollHeight;
+  const x = box.left + (col + 0.5) * box.cell;
+  const view = scroller.clientWidth;
+  if (x < scroller.scrollLeft + box.left || x > scroller.scrollLeft + view)
+    scroller.scrollLeft = Math.max(0, x - view / 2);
+}
