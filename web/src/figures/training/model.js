@@ -33,7 +33,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
 });
 
 // Fixed for every run, so that the four differ only in their head (and the page's numbers
-// match `npm run train`'s for the same seed).
+// match `npm run train -- --protocol page`'s for the same seed: web/test/training-protocol.test.mjs).
 export const FIXED = Object.freeze({ seed: 0, batch: 16, context: 64, optimizer: 'adam' });
 
 export const MAX_STEPS = 3000;
