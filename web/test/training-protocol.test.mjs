@@ -68,6 +68,7 @@ function trainAsThePage(learning, { key, text, results }) {
   });
   const perCall = model.stepsPerCall('worker', WIDTH);
   const run = { step: 0, losses: [], heldOut: new Map([[0, start.heldOutLoss]]), firstStep: null };
+  run.heldOutPredictions = start.heldOutPredictions;
   for (;;) {
     const count = model.nextCount(run, STEPS, perCall);
     if (count === 0) break;
@@ -201,6 +202,7 @@ if (process.argv.includes('--relaxed-runs')) {
           `over ${STEPS} training losses (step ${steps.step}); held-out loss at the start ` +
           `${start.toExponential(2)}, at step ${STEPS} ${end.toExponential(2)}`,
       );
+      assert.equal(page.heldOutPredictions, committed.page.heldOutPredictions, 'held-out set');
       assert.ok(steps.difference <= 1e-7, `${key}: training loss at step ${steps.step}`);
       assert.ok(start <= 1e-7 && end <= 1e-7, `${key}: held-out loss`);
       if (!head) continue;

@@ -287,6 +287,16 @@ test('a failed run is said, and nothing compares it', () => {
   ]);
 });
 
+test('the source notice quotes the size of the held-out set the core measured', () => {
+  const started = { characters: 59804, vocabulary: ['a', 'b', 'c'], heldOutPredictions: 2048 };
+  assert.match(
+    model.sourceNotice(settings, started),
+    /^The first 59,804 characters of Tiny Shakespeare \(3 distinct\).*\(2,048 predictions, a small set for speed\)\.$/,
+  );
+  const smaller = model.sourceNotice(settings, { ...started, heldOutPredictions: 640 });
+  assert.match(smaller, /\(640 predictions,/);
+});
+
 test('samples are listed in the runs’ order, with the step each was written at', () => {
   const runs = usual();
   runs[2] = model.sampled(runs[2], { step: 50, text: 'Fa' });

@@ -232,7 +232,7 @@ export function sourceNotice(settings, started) {
       `Your text: ${size}. The model learns this alphabet of its own, so no character of ` +
       `your text is outside it (and Shakespeare's alphabet plays no part).`
     );
-  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), shipped with this page; the last tenth is held out for the held-out loss (2,048 predictions, a small set for speed).`;
+  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), shipped with this page; the last tenth is held out for the held-out loss (${started.heldOutPredictions.toLocaleString('en')} predictions, a small set for speed).`;
 }
 
 const percent = (x) => `${Math.round(x * 100)}%`;
