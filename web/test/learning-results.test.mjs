@@ -453,7 +453,7 @@ function trainingQuotes() {
     );
   });
   const sentences = trainingModel.findings(runs, 59, { results, settings });
-  const spread = sentences.find((text) => text.startsWith('The seed spread is'));
+  const spread = sentences.find((text) => text.startsWith('The seed spread says'));
   assert.ok(spread, 'section 6 says what the seed spread is');
   return [
     { where: 'section 6 findings: the spread', text: spread },

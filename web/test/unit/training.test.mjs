@@ -300,9 +300,12 @@ test('without the spread table no difference is claimed, and other settings are 
   assert.match(unknown[3], /has a loss 0\.200 nats above the 1\/√d head's .*did not load/);
   assert.doesNotMatch(unknown.join(' '), /behind|ahead of|about the same/);
   const done = model.findings(runsAt(300), 65, context).at(-1);
-  assert.match(
+  assert.equal(
     done,
-    /^The seed spread is how much a model's held-out loss after 300 steps changes from one seed .* the standard deviation over 3 native runs on this page's Shakespeare at the width's own learning rate\. A gap between two models is held to the larger of their two spreads\.$/,
+    'The seed spread says how much the loss at step 300 moves when only the seed changes. It ' +
+      "is the standard deviation of 3 runs made outside the browser, on the page's Shakespeare " +
+      "at each width's own rate. A gap between two models is held to the larger of their two " +
+      'spreads.',
   );
   const other = model.findings(runsAt(100), 65, {
     results,

@@ -136,10 +136,10 @@ function spreadSentence(settings, results, step) {
   const page = results?.page;
   if (!page?.seeds || !settings) return null;
   const what =
-    `The seed spread is how much a model's held-out loss after ${page.steps} steps changes ` +
-    `from one seed (its random start and batches) to another: the standard deviation over ` +
-    `${page.seeds.length} native runs on this page's Shakespeare at the width's own learning ` +
-    `rate. A gap between two models is held to the larger of their two spreads.`;
+    `The seed spread says how much the loss at step ${page.steps} moves when only the seed ` +
+    `changes. It is the standard deviation of ${page.seeds.length} runs made outside the ` +
+    `browser, on the page's Shakespeare at each width's own rate. A gap between two models is ` +
+    `held to the larger of their two spreads.`;
   if (!measuredSetup(settings, results))
     return `${what} Your settings differ from those runs, so here it is only a rough guide.`;
   if (step < page.steps) return `${what} Until step ${page.steps} it is only a rough guide.`;
