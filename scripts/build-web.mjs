@@ -60,7 +60,8 @@ function trainedHeadScript() {
 // The learning section's data, written into dist/learning.js after its module and loaded only
 // when a reader needs it (web/src/learning.js): the start of Tiny Shakespeare for section 6, cut
 // at a speaker's turn (about 25 KB gzipped rather than the whole 1.1 MB corpus), and the native
-// runs' results.
+// runs' results. attention-train's page protocol cuts the same text (page_text in
+// cpp/tools/train.cpp; web/test/training-protocol.test.mjs checks that they agree).
 const SHAKESPEARE_CHARACTERS = 60000;
 
 // A script minified by terser, after Emscripten 3.1.6 (which removes whitespace but keeps every
@@ -75,14 +76,20 @@ async function minified(file) {
   return code;
 }
 
-// The native runs' table (`npm run train -- --save-results`): each width's learning rate and
-// the seed spread that section 6's sentences hold a difference to. null when the file is not
-// there: the page then says it cannot judge differences and asks for a learning rate.
+// The native runs' table (`npm run train -- --save-results`, and `-- --protocol page
+// --save-results` for "page"): each width's learning rate, and the seed spread of section 6's own
+// protocol that its sentences hold a difference to. Of each page row the page reads the mean
+// and sd only; every seed's numbers stay out of the bundle. null when the file is not there: the
+// page then says it cannot judge differences and asks for a learning rate.
 const learningResultsFile = join(root, 'web/assets/learning-results.json');
+const PAGE_ROW_FIELDS = ['width', 'config', 'mean', 'sd'];
 function learningResults() {
   if (!existsSync(learningResultsFile)) return null;
-  const { seeds, learningRates, page } = JSON.parse(readFileSync(learningResultsFile, 'utf8'));
-  return { seeds, learningRates, page };
+  const { learningRates, page } = JSON.parse(readFileSync(learningResultsFile, 'utf8'));
+  const rows = page.rows.map((row) =>
+    Object.fromEntries(PAGE_ROW_FIELDS.map((field) => [field, row[field]])),
+  );
+  return { learningRates, page: { ...page, rows } };
 }
 
 async function learningScript() {

@@ -3,10 +3,14 @@
 // same steps: without its head (h = x, the baseline), and with the scores scaled by 1/√d, by 1/d
 // and not at all. Prints the mean ± sd over the seeds of each, and what changed.
 //
-// First a small sweep picks the learning rate per width (the one with the lowest training loss
-// over the last steps, averaged over the four ways, on the first seed); the table's runs use it.
-// For every run: held-out loss (the whole held-out tail) before and after, the gradient norms of
-// Wq and Wk at the first step, the attention's mean entropy and peak weight. Everything goes under
+// Two protocols. The corpus protocol (the default) trains on the whole corpus: first a small
+// sweep picks the learning rate per width (the one with the lowest training loss over the last
+// steps, averaged over the four ways, on the first seed); the table's runs use it. The page
+// protocol (--protocol page) is section 6's: the same runs on the text the page ships (the start
+// of the corpus, page_text) with its own vocabulary, measured on the page's 32 held-out windows,
+// at the rates the corpus protocol chose (read from web/assets/learning-results.json unless both
+// protocols run). For every run: held-out loss before and after, the gradient norms of Wq and Wk
+// at the first step, the attention's mean entropy and peak weight. Everything goes under
 // build/learning/ (the CSVs, the results, the 1/√d head at the page's width); --save-head and
 // --save-results also write the page's copies in web/assets/. It is a command-line report:
 // everything it measures comes from the core.
@@ -43,13 +47,28 @@ namespace {
 using namespace attention;
 
 // Section 6's protocol (web/src/figures/training/model.js: DEFAULT_SETTINGS.steps, FIXED.batch,
-// FIXED.context, and the page trainer's 32 held-out windows); learning-results.test.mjs checks
-// that the saved results and the page agree.
+// FIXED.context; the page trainer's 32 held-out windows, TrainingOptions' default; its text,
+// page_text); learning-results.test.mjs checks that the saved results and the page agree, and
+// training-protocol.test.mjs that the page's trainer gives the saved numbers.
 constexpr int kPageSteps = 300;
 constexpr int kPageBatch = 16;
 constexpr int kPageContext = 64;
 constexpr int kPageHeldOutWindows = 32;
+constexpr std::size_t kPageCharacters = 60000;
 constexpr int kTailSteps = 50;  // training batches the sweep averages, the run's last ones
+const char* const kSavedResults = "web/assets/learning-results.json";
+
+// The text section 6 trains on: the corpus up to the last blank line (a speaker's turn) that
+// starts at or before character kPageCharacters, as scripts/build-web.mjs cuts it (the corpus is
+// ASCII, so its byte offsets are the page's character offsets).
+std::string page_text(const std::string& corpus) {
+    const std::size_t cut = corpus.rfind("\n\n", kPageCharacters);
+    if (cut == std::string::npos)
+        throw std::invalid_argument("the corpus has no blank line in its first " +
+                                    std::to_string(kPageCharacters) +
+                                    " characters to cut the page's text at");
+    return corpus.substr(0, cut + 1);
+}
 
 // The four ways the model is trained: the names are learning-results.json's (the last three are
 // web/src/lib/scale.js's modes).
@@ -82,6 +101,7 @@ struct Options {
     std::vector<int> widths = {16, 64, 256};
     std::vector<std::uint64_t> seeds = {0, 1, 2};
     std::vector<std::string> ways = {"nohead", "sqrt", "d", "none"};
+    std::vector<std::string> protocols = {"corpus"};  // corpus, page or both
     std::vector<double> rates = {0.03, 0.01, 0.003};  // the sweep's candidates
     double learning_rate = 0;                         // > 0: this rate at every width, no sweep
     int saved_width = 64;
@@ -107,7 +127,19 @@ const char* kUsage =
     "0,1,2]\n"
     "                       [--configs nohead,sqrt,d,none] [--rates 0.03,0.01,0.003 | --lr RATE]\n"
     "                       [--optimizer adam|sgd] [--held-out-windows N] [--threads N] [--corpus PATH]\n"
-    "                       [--out DIR] [--saved-width D] [--save-head] [--save-results]\n";
+    "                       [--protocol corpus|page|corpus,page] [--out DIR] [--saved-width D] "
+    "[--save-head]\n"
+    "                       [--save-results]\n";
+
+std::string protocol_named(const std::string& name) {
+    if (name != "corpus" && name != "page")
+        throw std::invalid_argument("protocol \"" + name + "\" is not one of corpus, page");
+    return name;
+}
+
+bool runs_protocol(const Options& options, const std::string& name) {
+    return std::find(options.protocols.begin(), options.protocols.end(), name) != options.protocols.end();
+}
 
 void set_option(Options& options, const std::string& flag, const std::string& value) {
     const auto to_int = [](const std::string& s) { return std::stoi(s); };
@@ -135,6 +167,8 @@ void set_option(Options& options, const std::string& flag, const std::string& va
         options.threads = std::stoi(value);
     else if (flag == "--corpus")
         options.corpus = value;
+    else if (flag == "--protocol")
+        options.protocols = parse_list<std::string>(value, protocol_named);
     else if (flag == "--out")
         options.out = value;
     else if (flag == "--saved-width")
@@ -173,11 +207,12 @@ Options parse_arguments(int argc, char** argv) {
     if (!(options.learning_rate >= 0)) throw std::invalid_argument("--lr must be a number greater than 0");
     if (options.steps < 1) throw std::invalid_argument("--steps must be at least 1");
     if (options.held_out_windows < 1) throw std::invalid_argument("--held-out-windows must be at least 1");
+    if (options.save_head && !runs_protocol(options, "corpus"))
+        throw std::invalid_argument("--save-head saves a head of the corpus protocol: add --protocol corpus");
     if (options.save_results && !is_default_protocol(options))
         throw std::invalid_argument(
-            "--save-results records the documented protocol (and the page's, which trains the same way): "
-            "run it with the default steps, batch, context, widths, configurations, held-out set and "
-            "learning-rate sweep, and at least two seeds");
+            "--save-results records the documented protocols: run it with the default steps, batch, context, "
+            "widths, configurations, held-out set and learning-rate sweep, and at least two seeds");
     return options;
 }
 
@@ -201,9 +236,8 @@ struct Job {
 
 struct Run {
     Job job;
-    Evaluation start;     // before the first step, on the page's held-out windows (the first 32)
-    Evaluation end;       // after the last step, on the held-out set (the whole tail by default)
-    Evaluation page_end;  // after the last step, on the page's held-out windows
+    Evaluation start;  // before the first step, on the first 32 held-out windows
+    Evaluation end;    // after the last step, on the held-out set (the whole tail by default)
     StepReport first_step;
     double training_tail_loss = 0;  // mean training-batch loss of the last kTailSteps steps
     std::vector<double> losses;     // the training-batch loss of every step
@@ -216,6 +250,20 @@ struct Corpus {
     Vocabulary vocabulary;
     std::vector<int> tokens;
 };
+
+// A text as the runs read it: its own vocabulary (the page's text has fewer characters than the
+// whole corpus) and its token ids.
+Corpus encoded(const std::string& text) {
+    Corpus corpus{Vocabulary(text), {}};
+    corpus.tokens = corpus.vocabulary.encode(text);
+    return corpus;
+}
+
+// The options of the page protocol's runs: the page's held-out windows, whatever --held-out-windows says.
+Options page_options(Options options) {
+    options.held_out_windows = kPageHeldOutWindows;
+    return options;
+}
 
 TrainingOptions settings_for(const Options& options, const Job& job) {
     TrainingOptions settings;
@@ -248,7 +296,6 @@ Run run_job(const Job& job, const Corpus& corpus, const Options& options) {
     }
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     run.end = training->evaluate();
-    run.page_end = training->evaluate(kPageHeldOutWindows);
     if (job.keep) run.trained = training;
     return run;
 }
@@ -372,6 +419,39 @@ std::vector<Run> table_runs(const Options& options, const Corpus& corpus, Plan& 
     return table;
 }
 
+// Without the corpus protocol's sweep, the page protocol trains at the rates it chose, as saved in
+// web/assets/learning-results.json (the page reads them there too), or at --lr.
+Plan saved_rates(const Options& options) {
+    Plan plan;
+    if (options.learning_rate > 0) {
+        for (int d : options.widths) plan.rates.emplace_back(d, options.learning_rate);
+        return plan;
+    }
+    std::ifstream file(kSavedResults);
+    const nlohmann::json saved = nlohmann::json::parse(file, nullptr, false);
+    for (int d : options.widths) {
+        const nlohmann::json::json_pointer where("/learningRates/" + std::to_string(d));
+        const nlohmann::json rate =
+            saved.is_object() ? saved.value(where, nlohmann::json()) : nlohmann::json();
+        if (!rate.is_number())
+            throw std::invalid_argument(
+                std::string(kSavedResults) + " has no learning rate for d = " + std::to_string(d) +
+                ": run the corpus protocol too (--protocol corpus,page), or pass --lr");
+        plan.rates.emplace_back(d, rate.get<double>());
+    }
+    return plan;
+}
+
+// Section 6's runs: every width, way and seed on the page's text, at the plan's rates.
+std::vector<Run> page_runs(const Options& options, const Corpus& page, const Plan& plan) {
+    std::vector<Job> jobs;
+    for (int d : options.widths)
+        for (const std::string& name : options.ways)
+            for (std::uint64_t seed : options.seeds)
+                jobs.push_back({d, way_named(name), seed, rate_for(plan, d), false});
+    return run_all(jobs, page, page_options(options), "section 6's protocol");
+}
+
 // ---- Mean ± sd over the seeds -------------------------------------------------------------------
 
 struct Spread {
@@ -431,36 +511,34 @@ void print_sweep(const Options& options, const Plan& plan) {
     std::printf("\n");
 }
 
-void print_table_header(const Options& options, const std::vector<Run>& table) {
+// title: which protocol, on which text.
+void print_table_header(const Options& options, const std::vector<Run>& table, const char* title) {
     const int windows = table.front().held_out_windows;
-    std::printf(
-        "held-out set: %s, %d windows of %d characters = %d predictions (the page measures its first "
-        "%d windows, %d predictions)\n",
-        options.held_out_windows == kWholeHeldOut ? "the whole held-out tail (the corpus's last 10%)"
-                                                  : "the first windows of the held-out tail",
-        windows, options.context, windows * options.context, kPageHeldOutWindows,
-        kPageHeldOutWindows * options.context);
+    std::printf("%s\nheld-out set: %s, %d windows of %d characters = %d predictions\n", title,
+                options.held_out_windows == kWholeHeldOut
+                    ? "the whole held-out tail (the text's last 10%)"
+                    : "the first windows of the held-out tail (the text's last 10%)",
+                windows, options.context, windows * options.context);
     std::printf("seeds");
     for (std::uint64_t seed : options.seeds) std::printf(" %llu", static_cast<unsigned long long>(seed));
     std::printf(
         "; mean ± sd (sample standard deviation) over the seeds; loss in nats; start: before the first\n"
-        "step, on the page's windows\n\n");
-    std::printf("%5s  %-9s  %-6s  %-6s  %-15s  %-15s  %-17s  %-13s  %-13s\n", "d", "config", "lr", "start",
-                "loss end", "page's loss end", "|dWq| step 1", "entropy end", "peak end");
+        "step, on the first %d held-out windows\n\n",
+        kPageHeldOutWindows);
+    std::printf("%5s  %-9s  %-6s  %-6s  %-15s  %-17s  %-13s  %-13s\n", "d", "config", "lr", "start",
+                "loss end", "|dWq| step 1", "entropy end", "peak end");
 }
 
-void print_table(const Options& options, const std::vector<Run>& table) {
-    print_table_header(options, table);
+void print_table(const Options& options, const std::vector<Run>& table, const char* title) {
+    print_table_header(options, table, title);
     for (int d : options.widths)
         for (const std::string& name : options.ways) {
             const auto cell = [&](auto read) { return spread_of(column(table, d, name, read)); };
             const Way& way = way_named(name);
-            std::printf(
-                "%5d  %-9s  %-6g  %6.3f  %-15s  %-15s", d, way.label.c_str(),
-                column(table, d, name, [](const Run& r) { return r.job.learning_rate; }).front(),
-                cell([](const Run& r) { return r.start.loss; }).mean,
-                plus_minus(cell([](const Run& r) { return r.end.loss; }), "%.3f ± %.3f").c_str(),
-                plus_minus(cell([](const Run& r) { return r.page_end.loss; }), "%.3f ± %.3f").c_str());
+            std::printf("%5d  %-9s  %-6g  %6.3f  %-15s", d, way.label.c_str(),
+                        column(table, d, name, [](const Run& r) { return r.job.learning_rate; }).front(),
+                        cell([](const Run& r) { return r.start.loss; }).mean,
+                        plus_minus(cell([](const Run& r) { return r.end.loss; }), "%.3f ± %.3f").c_str());
             if (!way.head) {
                 std::printf("  %-17s  %-13s  %-13s\n", "-", "-", "-");
                 continue;
@@ -678,7 +756,8 @@ nlohmann::json sweep_json(const Options& options, const Plan& plan) {
             {"rows", rows}};
 }
 
-nlohmann::json results_json(const Options& options, const Plan& plan, const std::vector<Run>& table) {
+// The corpus protocol's part of the results: everything but "page".
+nlohmann::json corpus_json(const Options& options, const Plan& plan, const std::vector<Run>& table) {
     nlohmann::json rates;
     for (const auto& [d, rate] : plan.rates) rates[std::to_string(d)] = rate;
     const int windows = table.front().held_out_windows;
@@ -695,29 +774,52 @@ nlohmann::json results_json(const Options& options, const Plan& plan, const std:
               {"batch", options.batch},
               {"context", options.context},
               {"rows", protocol_rows(
-                           options, table, [](const Run& r) { return r.end.loss; }, true)}}},
-            {"page",
-             {{"steps", options.steps},
-              {"batch", options.batch},
-              {"context", options.context},
-              {"heldOutPredictions", std::min(windows, kPageHeldOutWindows) * options.context},
-              {"rows", protocol_rows(
-                           options, table, [](const Run& r) { return r.page_end.loss; }, false)}}}};
+                           options, table, [](const Run& r) { return r.end.loss; }, true)}}}};
+}
+
+// The page protocol's part: "page", section 6's runs on the page's text.
+nlohmann::json page_json(const Options& options, const Corpus& page, const std::vector<Run>& runs) {
+    const int windows = runs.front().held_out_windows;
+    return {
+        {"page",
+         {{"text", "the start of data/tinyshakespeare.txt up to the last blank line at or before character " +
+                       std::to_string(kPageCharacters) + ", as scripts/build-web.mjs ships it"},
+          {"characters", page.tokens.size()},
+          {"vocabulary", page.vocabulary.size()},
+          {"seeds", options.seeds},
+          {"steps", options.steps},
+          {"batch", options.batch},
+          {"context", options.context},
+          {"heldOutWindows", windows},
+          {"heldOutPredictions", windows * options.context},
+          {"rows", protocol_rows(
+                       options, runs, [](const Run& r) { return r.end.loss; }, true)}}}};
+}
+
+// A results file with `measured`'s keys replaced: one protocol's run keeps the other's numbers.
+void merge_results(const nlohmann::json& measured, const std::string& path) {
+    std::ifstream file(path);
+    nlohmann::json document = file ? nlohmann::json::parse(file, nullptr, false) : nlohmann::json::object();
+    if (!document.is_object())
+        throw std::invalid_argument(path + " is not a JSON object: delete it or fix it");
+    file.close();
+    for (const auto& [key, value] : measured.items()) document[key] = value;
+    write_json(document, path, 2);
 }
 
 void write_csv(const std::vector<Run>& runs, const Options& options, const std::string& path) {
     std::ofstream file(path);
     file.precision(9);
-    file << "d,config,seed,learning_rate,steps,loss_start,loss_end,page_loss_end,training_loss_last_steps,"
+    file << "d,config,seed,learning_rate,steps,loss_start,loss_end,training_loss_last_steps,"
             "query_gradient_norm_step1,key_gradient_norm_step1,entropy_start,entropy_end,peak_weight_start,"
             "peak_weight_end,seconds\n";
     for (const Run& r : runs)
         file << r.job.d << ',' << r.job.way.name << ',' << r.job.seed << ',' << r.job.learning_rate << ','
-             << options.steps << ',' << r.start.loss << ',' << r.end.loss << ',' << r.page_end.loss << ','
-             << r.training_tail_loss << ',' << r.first_step.query_gradient_norm << ','
-             << r.first_step.key_gradient_norm << ',' << r.start.attention.mean_entropy_nats << ','
-             << r.end.attention.mean_entropy_nats << ',' << r.start.attention.mean_peak_weight << ','
-             << r.end.attention.mean_peak_weight << ',' << r.seconds << '\n';
+             << options.steps << ',' << r.start.loss << ',' << r.end.loss << ',' << r.training_tail_loss
+             << ',' << r.first_step.query_gradient_norm << ',' << r.first_step.key_gradient_norm << ','
+             << r.start.attention.mean_entropy_nats << ',' << r.end.attention.mean_entropy_nats << ','
+             << r.start.attention.mean_peak_weight << ',' << r.end.attention.mean_peak_weight << ','
+             << r.seconds << '\n';
     if (!file) throw std::invalid_argument("cannot write " + path);
 }
 
@@ -734,22 +836,38 @@ void write_losses_csv(const std::vector<Run>& runs, const std::string& path) {
     if (!file) throw std::invalid_argument("cannot write " + path);
 }
 
-std::vector<std::string> write_files(const Options& options, const Plan& plan,
-                                     const std::vector<Run>& table) {
-    std::vector<std::string> written = {options.out + "/learning.csv",
-                                        options.out + "/learning-results.json"};
-    write_csv(table, options, written[0]);
-    written.push_back(options.out + "/training-losses.csv");
-    write_losses_csv(table, written.back());
-    const nlohmann::json results = results_json(options, plan, table);
-    write_json(results, written[1], 2);
+// One protocol's runs as CSVs: prefix "" for the corpus protocol, "page-" for the page's.
+void write_run_files(const std::vector<Run>& runs, const Options& options, const std::string& prefix,
+                     std::vector<std::string>& written) {
+    written.push_back(options.out + "/" + prefix + "learning.csv");
+    write_csv(runs, options, written.back());
+    written.push_back(options.out + "/" + prefix + "training-losses.csv");
+    write_losses_csv(runs, written.back());
+}
+
+// The CSVs of each protocol that ran, and the results of both merged into learning-results.json
+// (under out/, and with --save-results the page's copy).
+std::vector<std::string> write_files(const Options& options, const Plan& plan, const std::vector<Run>& table,
+                                     const Corpus& page, const std::vector<Run>& page_table) {
+    std::vector<std::string> written;
+    nlohmann::json results = nlohmann::json::object();
+    if (!table.empty()) {
+        write_run_files(table, options, "", written);
+        results.update(corpus_json(options, plan, table));
+    }
     if (!plan.sweep.empty()) {
         written.push_back(options.out + "/sweep.csv");
         write_csv(plan.sweep, options, written.back());
     }
+    if (!page_table.empty()) {
+        write_run_files(page_table, page_options(options), "page-", written);
+        results.update(page_json(options, page, page_table));
+    }
+    written.push_back(options.out + "/learning-results.json");
+    merge_results(results, written.back());
     if (options.save_results) {
-        written.push_back("web/assets/learning-results.json");
-        write_json(results, written.back(), 2);
+        written.push_back(kSavedResults);
+        merge_results(results, written.back());
     }
     return written;
 }
@@ -762,8 +880,6 @@ int main(int argc, char** argv) {
     try {
         const Options options = parse_arguments(argc, argv);
         const std::string text = read_text(options.corpus);
-        Corpus corpus{Vocabulary(text), {}};
-        corpus.tokens = corpus.vocabulary.encode(text);
         std::filesystem::create_directories(options.out);
         std::printf(
             "one-head character model on %s: %d steps of %d windows × %d characters, %s\n"
@@ -772,11 +888,26 @@ int main(int argc, char** argv) {
             options.corpus.c_str(), options.steps, options.batch, options.context,
             optimizer_name(options.optimizer).c_str());
         const auto began = std::chrono::steady_clock::now();
-        Plan plan = plan_rates(options, corpus);
+        const bool corpus_protocol = runs_protocol(options, "corpus");
+        const Corpus whole = encoded(text);
+        Plan plan = corpus_protocol ? plan_rates(options, whole) : saved_rates(options);
         print_sweep(options, plan);
-        const std::vector<Run> table = table_runs(options, corpus, plan);
-        print_table(options, table);
-        std::vector<std::string> written = write_files(options, plan, table);
+        std::vector<Run> table;
+        if (corpus_protocol) {
+            table = table_runs(options, whole, plan);
+            print_table(options, table, "the corpus protocol: the whole text");
+        }
+        const Corpus page = encoded(page_text(text));
+        std::vector<Run> page_table;
+        if (runs_protocol(options, "page")) {
+            page_table = page_runs(options, page, plan);
+            std::printf("\n");
+            print_table(page_options(options), page_table,
+                        ("the page protocol (section 6): the first " + std::to_string(page.tokens.size()) +
+                         " characters, " + std::to_string(page.vocabulary.size()) + " distinct")
+                            .c_str());
+        }
+        std::vector<std::string> written = write_files(options, plan, table, page, page_table);
         save_head(table, options, written);
         std::printf("\n%.0f s in all; wrote",
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());

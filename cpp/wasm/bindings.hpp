@@ -264,7 +264,7 @@ inline void set_working(val& result, const Intermediates& head) {
 }
 
 // What the page draws of a map: its tokens and width, q, k, v, the weights and their working
-// (attentionMap and learnedHeadMap return the same fields; each adds its recipe's names).
+// (attentionMap, trainedHeadMap and copyingHeadMap return the same fields; each adds its recipe's names).
 inline val map_object(const std::vector<std::string>& tokens, int d, const Matrix& q, const Matrix& k,
                       const Matrix& v, const Intermediates& head, const RowStatistics& stats) {
     val result = val::object();

@@ -144,6 +144,8 @@ val started_object(const std::string& name, const Session& session, std::size_t 
         probe.call<void>("push", session.run->vocabulary().characters()[static_cast<std::size_t>(id)]);
     result.set("probe", probe);
     result.set("characters", static_cast<double>(characters));
+    const Batch& held_out = session.run->held_out();
+    result.set("heldOutPredictions", static_cast<double>(held_out.batch) * held_out.context);
     set_measurements(result, session);
     return result;
 }

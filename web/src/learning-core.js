@@ -35,9 +35,9 @@ function learningMethods(module) {
     // { name, text, config, d, scale, optimizer, learningRate, seed, batch, context }.
     // config: 'head' (the default: the one-head model, scaled by `scale`) or 'nohead' (the same
     // model with the attention path removed, h = x: the baseline; its scale is not used).
-    // Returns { name, vocabulary, probe, characters, step: 0, heldOutLoss, meanEntropy,
-    // meanPeak, weights }: the probe is the text's first characters, weights their (T, T)
-    // attention. A 'nohead' run has no attention: its meanEntropy, meanPeak and weights are
+    // Returns { name, vocabulary, probe, characters, heldOutPredictions, step: 0, heldOutLoss,
+    // meanEntropy, meanPeak, weights }: the probe is the text's first characters, weights their
+    // (T, T) attention; heldOutPredictions, how many next characters the held-out loss averages. A 'nohead' run has no attention: its meanEntropy, meanPeak and weights are
     // null, and its queryGradientNorms and keyGradientNorms (trainingSteps) are 0. A pasted
     // text trains with a vocabulary of its own characters. The learning rate that suits each
     // width is learningRates[d] in web/assets/learning-results.json.

@@ -180,7 +180,7 @@ test('a larger unscaled gradient is called larger, with its ratio, and a smaller
     larger[1],
     /not smaller but 5\.0× larger than the 1\/√d head's \(0\.500 against 0\.100\)/,
   );
-  assert.match(larger[1], /The 1\/d head's is the smallest, 0\.010/);
+  assert.match(larger[1], /The 1\/d head's is the smallest, 0\.010, 0\.10 of the 1\/√d head's/);
   const smaller = model.findings(
     runsWith({ sqrt: [0.2, 2.5, 0.3, 0.4], none: [0.8, 2.7, 0.95, 0.1], d: [0.1, 2.6, 0.2, 0.2] }),
     65,
@@ -188,6 +188,35 @@ test('a larger unscaled gradient is called larger, with its ratio, and a smaller
   );
   assert.match(smaller[1], /is 4\.0× smaller than the 1\/√d head's \(0\.100 against 0\.400\)/);
   assert.match(smaller[1], /The 1\/d head's is 0\.200\./);
+});
+
+// The scale multiplies the query's gradient on its way back, so 1/d alone makes the 1/d head's
+// 1/√d as large as the 1/√d head's: 1/8 at d = 64. Only a ratio within a quarter of that is put
+// down to the factor.
+test("the 1/d head's small gradient is put down to the 1/d factor only when its ratio is near 1/√d", () => {
+  const withD = (norm) =>
+    model.findings(
+      runsWith({
+        sqrt: [0.2, 2.5, 0.3, 0.1],
+        none: [0.8, 2.7, 0.95, 0.5],
+        d: [0.1, 2.6, 0.2, norm],
+      }),
+      65,
+      context,
+    )[1];
+  const near = withD(0.012); // 0.12 of 0.1, against 1/√64 = 0.125
+  assert.match(near, /the smallest, 0\.012, 0\.12 of the 1\/√d head's, close to 1\/√64 = 0\.125\./);
+  assert.match(
+    near,
+    /flows back through the same scale, and 1\/d is √64 = 8 times smaller than 1\/√d: that factor, more than its flat attention/,
+  );
+  const far = withD(0.05); // 0.5: four times the factor
+  assert.match(
+    far,
+    /the smallest, 0\.050, 0\.50 of the 1\/√d head's; the factor 1\/d against 1\/√d alone would make it 0\.125\./,
+  );
+  assert.doesNotMatch(far, /that factor/);
+  assert.doesNotMatch(withD(0.0078), /that factor/, '0.078 is below 0.8 × 0.125 = 0.1');
 });
 
 test('the loss sentence quotes every held-out loss, no head included, and uniform guessing', () => {
@@ -208,7 +237,7 @@ test('behind, ahead or about the same follow the gap against twice the seed spre
   const behind = model.findings(usual(), 65, context);
   assert.equal(
     behind[3],
-    'The unscaled head is behind the 1/√d head by 0.200 nats (more than twice the seed spread, 0.100).',
+    'The unscaled head is behind the 1/√d head by 0.200 nats, more than twice the seed spread (2 × 0.0500 = 0.100).',
   );
   const ahead = model.findings(
     runsWith({ sqrt: [0.2, 2.7, 0.6, 0.1], none: [0.8, 2.55, 0.7, 0.5], d: [0.1, 2.6, 0.2, 0.01] }),
@@ -223,7 +252,7 @@ test('behind, ahead or about the same follow the gap against twice the seed spre
   );
   assert.match(
     same[3],
-    /The unscaled head is about the same as the 1\/√d head \(the gap, 0\.090 nats, is within twice the seed spread, 0\.100\)/,
+    /The unscaled head is about the same as the 1\/√d head \(the gap, 0\.090 nats, is not more than twice the seed spread: 2 × 0\.0500 = 0\.100\)/,
   );
 });
 
@@ -241,10 +270,11 @@ test('each head is held against no head at all with the same rule', () => {
   // 0.1; 1/d 0.05 below, threshold 0.06.
   assert.equal(
     sentences[4],
-    'Against no head at all: the 1/√d head is ahead of no head by 0.200 nats (more than twice ' +
-      'the seed spread, 0.040); the unscaled head is about the same as no head (the gap, 0.050 ' +
-      'nats, is within twice the seed spread, 0.100); the 1/d head is about the same as no head ' +
-      '(the gap, 0.050 nats, is within twice the seed spread, 0.060).',
+    'Against no head at all: the 1/√d head is ahead of no head by 0.200 nats, more than twice ' +
+      'the seed spread (2 × 0.0200 = 0.040); the unscaled head is about the same as no head (the ' +
+      'gap, 0.050 nats, is not more than twice the seed spread: 2 × 0.0500 = 0.100); the 1/d head ' +
+      'is about the same as no head (the gap, 0.050 nats, is not more than twice the seed spread: ' +
+      '2 × 0.0300 = 0.060).',
   );
 });
 
@@ -261,15 +291,48 @@ test('collapsed, sharper or no sharper follow the peaks', () => {
   assert.match(sharper[5], /70% .* 60% with 1\/√d: sharper, but not collapsed/);
 });
 
+// Runs that all reached `step`, measured there.
+const runsAt = (step) =>
+  usual().map((run) => model.stepped(run, stepResult(step, 2.5, 0.3, 0.1), 300));
+
 test('without the spread table no difference is claimed, and other settings are flagged', () => {
   const unknown = model.findings(usual(), 65, { results: null, settings });
   assert.match(unknown[3], /has a loss 0\.200 nats above the 1\/√d head's .*did not load/);
   assert.doesNotMatch(unknown.join(' '), /behind|ahead of|about the same/);
-  const other = model.findings(usual(), 65, { results, settings: { ...settings, steps: 100 } });
-  assert.match(other.at(-1), /measured natively for 300 steps .* only a rough guide/);
-  assert.doesNotMatch(model.findings(usual(), 65, context).at(-1), /rough guide/);
+  const done = model.findings(runsAt(300), 65, context).at(-1);
+  assert.equal(
+    done,
+    'The seed spread says how much the loss at step 300 moves when only the seed changes. It ' +
+      "is the standard deviation of 3 runs made outside the browser, on the page's Shakespeare " +
+      "at each width's own rate. A gap between two models is held to the larger of their two " +
+      'spreads.',
+  );
+  const other = model.findings(runsAt(100), 65, {
+    results,
+    settings: { ...settings, steps: 100 },
+  });
+  assert.match(
+    other.at(-1),
+    /Your settings differ from those runs, so here it is only a rough guide\.$/,
+  );
+  const pasted = { ...settings, source: 'pasted', text: 'x'.repeat(100) };
+  assert.match(model.findings(runsAt(300), 65, { results, settings: pasted }).at(-1), /differ/);
   const ownRate = { ...settings, learningRate: 0.01 }; // the width's own, typed in
-  assert.doesNotMatch(model.findings(usual(), 65, { results, settings: ownRate }).at(-1), /rough/);
+  assert.doesNotMatch(
+    model.findings(runsAt(300), 65, { results, settings: ownRate }).at(-1),
+    /rough/,
+  );
+  const otherRate = { ...settings, learningRate: 0.03 };
+  assert.match(model.findings(runsAt(300), 65, { results, settings: otherRate }).at(-1), /differ/);
+});
+
+test('before the step the spread was measured at, it is called a rough guide', () => {
+  assert.match(
+    model.findings(usual(), 65, context).at(-1),
+    /Until step 300 it is only a rough guide\.$/,
+  );
+  assert.match(model.findings(runsAt(290), 65, context).at(-1), /Until step 300/);
+  assert.doesNotMatch(model.findings(runsAt(300), 65, context).at(-1), /rough guide/);
 });
 
 test('sentences compare the runs at the last step all four were measured at', () => {
@@ -285,6 +348,16 @@ test('a failed run is said, and nothing compares it', () => {
   assert.deepEqual(model.findings(runs, 65, context), [
     'The model with no head stopped: the run diverged at step 3',
   ]);
+});
+
+test('the source notice quotes the size of the held-out set the core measured', () => {
+  const started = { characters: 59804, vocabulary: ['a', 'b', 'c'], heldOutPredictions: 2048 };
+  assert.match(
+    model.sourceNotice(settings, started),
+    /^The first 59,804 characters of Tiny Shakespeare \(3 distinct\).*\(2,048 predictions, a small set for speed\)\.$/,
+  );
+  const smaller = model.sourceNotice(settings, { ...started, heldOutPredictions: 640 });
+  assert.match(smaller, /\(640 predictions,/);
 });
 
 test('samples are listed in the runs’ order, with the step each was written at', () => {

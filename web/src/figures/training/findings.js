@@ -2,7 +2,8 @@
 // as model.js keeps them). Each sentence is written only once the numbers it quotes exist, and
 // its wording is chosen by those numbers, so it holds in every state a reader can reach. A
 // difference between two runs is claimed only when it passes spread.js's rule (more than twice
-// the seed spread measured natively); otherwise the two are "about the same".
+// the seed spread that `npm run train -- --protocol page` measured natively on the page's own
+// text and settings); otherwise the two are "about the same".
 import { fixed } from '../../lib/format.js';
 import { compareLosses, learningRateFor, spreadOf } from './spread.js';
 
@@ -25,7 +26,27 @@ function startSentence({ sqrt, none, d }) {
   );
 }
 
-function gradientSentence({ sqrt, none, d }) {
+// The 1/d head's first gradient against the 1/√d head's. The scale multiplies the query's
+// gradient on its way back (dq = scale · dS · K), so 1/d alone makes it 1/√d as large; when the
+// ratio is that close, the factor, not the flatter softmax, is what makes it small.
+function inverseDClause({ sqrt, none, d }, width) {
+  const quoted = fixed(d.firstStep.query, 3);
+  if (d.firstStep.query >= Math.min(sqrt.firstStep.query, none.firstStep.query))
+    return ` The 1/d head's is ${quoted}.`;
+  const ratio = d.firstStep.query / sqrt.firstStep.query;
+  const factor = 1 / Math.sqrt(width);
+  const first = `The 1/d head's is the smallest, ${quoted}, ${fixed(ratio, 2)} of the 1/√d head's`;
+  if (!Number.isFinite(factor)) return ` ${first}.`;
+  if (ratio >= 0.8 * factor && ratio <= 1.25 * factor)
+    return (
+      ` ${first}, close to 1/√${width} = ${fixed(factor, 3)}. The gradient flows back through ` +
+      `the same scale, and 1/d is √${width} = ${fixed(Math.sqrt(width), 0)} times smaller than ` +
+      `1/√d: that factor, more than its flat attention, makes the gradient small.`
+    );
+  return ` ${first}; the factor 1/d against 1/√d alone would make it ${fixed(factor, 3)}.`;
+}
+
+function gradientSentence({ sqrt, none, d }, width) {
   const ratio = none.firstStep.query / sqrt.firstStep.query;
   const quoted = `(${fixed(none.firstStep.query, 3)} against ${fixed(sqrt.firstStep.query, 3)})`;
   let first;
@@ -40,12 +61,7 @@ function gradientSentence({ sqrt, none, d }) {
       `${fixed(1 / ratio, 1)}× smaller than the 1/√d head's ${quoted}, as a saturated ` +
       `softmax predicts.`;
   else first = `At the first step the two heads' query gradients are about equal ${quoted}.`;
-  const smallest = d.firstStep.query < Math.min(sqrt.firstStep.query, none.firstStep.query);
-  const second = smallest
-    ? ` The 1/d head's is the smallest, ${fixed(d.firstStep.query, 3)}: its scores are so ` +
-      `small that moving them barely changes its attention.`
-    : ` The 1/d head's is ${fixed(d.firstStep.query, 3)}.`;
-  return first + second;
+  return first + inverseDClause({ sqrt, none, d }, width);
 }
 
 function lossSentence({ sqrt, none, d, nohead }, vocabulary) {
@@ -63,14 +79,20 @@ function compared(a, b, spread) {
   return compareLosses(a.latest.heldOutLoss, b.latest.heldOutLoss, spread(a.key), spread(b.key));
 }
 
-// How one run stands against another, as a clause: "is behind the 1/√d head by 0.190 nats".
+// "2 × 0.0116 = 0.023": the rule's threshold as twice the seed spread, the spread to four
+// decimals so that the product reads right at three.
+const twiceTheSpread = (threshold) => `2 × ${fixed(threshold / 2, 4)} = ${fixed(threshold, 3)}`;
+
+// How one run stands against another, as a clause: "is behind the 1/√d head by 0.190 nats,
+// more than twice the seed spread (2 × 0.0165 = 0.033)".
 function standing({ verdict, gap, threshold }, other) {
+  const size = fixed(Math.abs(gap), 3);
   if (verdict === 'unknown')
-    return `has a loss ${fixed(Math.abs(gap), 3)} nats ${gap >= 0 ? 'below' : 'above'} ${other}'s (the seed spread that would say whether that is real did not load)`;
+    return `has a loss ${size} nats ${gap >= 0 ? 'below' : 'above'} ${other}'s (the seed spread that would say whether that is real did not load)`;
   if (verdict === 'same')
-    return `is about the same as ${other} (the gap, ${fixed(Math.abs(gap), 3)} nats, is within twice the seed spread, ${fixed(threshold, 3)})`;
+    return `is about the same as ${other} (the gap, ${size} nats, is not more than twice the seed spread: ${twiceTheSpread(threshold)})`;
   const way = verdict === 'lower' ? 'ahead of' : 'behind';
-  return `is ${way} ${other} by ${fixed(Math.abs(gap), 3)} nats (more than twice the seed spread, ${fixed(threshold, 3)})`;
+  return `is ${way} ${other} by ${size} nats, more than twice the seed spread (${twiceTheSpread(threshold)})`;
 }
 
 function verdictSentence(common, spread) {
@@ -97,20 +119,31 @@ function collapseSentence({ sqrt, none }) {
   return `${quoted}: no sharper.`;
 }
 
-// Said when the reader's settings are not the ones the seed spread was measured with.
-function protocolSentence(settings, results) {
-  const page = results?.page;
-  if (!page || !settings) return null;
+// Whether the runs train as the native runs behind the seed spread did: this text, the width's
+// own learning rate and the same number of steps (width, batch, window and seed are fixed).
+function measuredSetup(settings, results) {
   const rate = settings.learningRate ?? learningRateFor(results, settings.d);
-  const same =
-    settings.source === 'shakespeare' &&
-    settings.steps === page.steps &&
-    rate === learningRateFor(results, settings.d);
-  if (same) return null;
   return (
-    `The seed spread was measured natively for ${page.steps} steps on Shakespeare at each ` +
-    `width's own learning rate; with your settings it is only a rough guide.`
+    settings.source === 'shakespeare' &&
+    settings.steps === results.page.steps &&
+    rate === learningRateFor(results, settings.d)
   );
+}
+
+// What the seed spread is, and when it is only a rough guide: other settings than the native
+// runs', or a step before the one it was measured at.
+function spreadSentence(settings, results, step) {
+  const page = results?.page;
+  if (!page?.seeds || !settings) return null;
+  const what =
+    `The seed spread says how much the loss at step ${page.steps} moves when only the seed ` +
+    `changes. It is the standard deviation of ${page.seeds.length} runs made outside the ` +
+    `browser, on the page's Shakespeare at each width's own rate. A gap between two models is ` +
+    `held to the larger of their two spreads.`;
+  if (!measuredSetup(settings, results))
+    return `${what} Your settings differ from those runs, so here it is only a rough guide.`;
+  if (step < page.steps) return `${what} Until step ${page.steps} it is only a rough guide.`;
+  return what;
 }
 
 // The runs as they were at the last step all of them were measured at (they are measured at
@@ -139,10 +172,10 @@ export function findings(runs, vocabulary, { results = null, settings = null } =
   const common = comparable(all);
   if (!common || !HEAD_KEYS.every((key) => all[key].firstStep)) return sentences;
   const spread = (key) => spreadOf(results, settings?.d, key);
-  sentences.push(gradientSentence(all), lossSentence(common, vocabulary));
+  sentences.push(gradientSentence(all, settings?.d), lossSentence(common, vocabulary));
   sentences.push(verdictSentence(common, spread), baselineSentence(common, spread));
   sentences.push(collapseSentence(common));
-  const caveat = protocolSentence(settings, results);
+  const caveat = spreadSentence(settings, results, common.sqrt.step);
   if (caveat) sentences.push(caveat);
   return sentences;
 }

@@ -33,7 +33,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
 });
 
 // Fixed for every run, so that the four differ only in their head (and the page's numbers
-// match `npm run train`'s for the same seed).
+// match `npm run train -- --protocol page`'s for the same seed: web/test/training-protocol.test.mjs).
 export const FIXED = Object.freeze({ seed: 0, batch: 16, context: 64, optimizer: 'adam' });
 
 export const MAX_STEPS = 3000;
@@ -232,7 +232,7 @@ export function sourceNotice(settings, started) {
       `Your text: ${size}. The model learns this alphabet of its own, so no character of ` +
       `your text is outside it (and Shakespeare's alphabet plays no part).`
     );
-  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), shipped with this page; the last tenth is held out for the held-out loss (2,048 predictions, a small set for speed).`;
+  return `The first ${started.characters.toLocaleString('en')} characters of Tiny Shakespeare (${started.vocabulary.length} distinct), shipped with this page; the last tenth is held out for the held-out loss (${started.heldOutPredictions.toLocaleString('en')} predictions, a small set for speed).`;
 }
 
 const percent = (x) => `${Math.round(x * 100)}%`;
