@@ -144,7 +144,7 @@ test('keyboard only: every control is reachable by Tab, visibly focused, and ope
   await page.focus('.map-canvas');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
-  assert.match(await page.textContent('[data-role="inspector"]'), /row 1\) → key .* \(column 1\)/);
+  assert.match(await page.textContent('[data-role="inspector"]'), /row 2\) → key .* \(column 2\)/);
   const experiment = page.locator('button', { hasText: 'No scaling at d = 512' });
   await experiment.focus();
   await page.keyboard.press('Enter');

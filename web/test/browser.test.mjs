@@ -101,7 +101,7 @@ test('the inspector gives any cell its score, also past the 16 rows whose workin
       const expected = `q·k = ${compact(all.rawScores[index])}, × scale ${compact(all.scaleFactor)} = ${compact(all.scaledScores[index])}`;
       await poll(
         async () => (await page.textContent('[data-role="inspector"]')).includes(expected),
-        { message: `the inspector never said “${expected}” for row 30, column 2` },
+        { message: `the inspector never said “${expected}” for the 31st row, 3rd column` },
       );
     },
   );

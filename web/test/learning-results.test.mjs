@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { corpusSentence } from '../src/figures/attention-map/learned-note.js';
+import { corpusSentence } from '../src/figures/attention-map/trained-note.js';
 import { FORMS_AT, growthModel } from '../src/figures/copying/model.js';
 import * as trainingModel from '../src/figures/training/model.js';
 import { DEFAULT_SETTINGS, FIXED, RUNS, WIDTHS } from '../src/figures/training/model.js';

@@ -12,15 +12,16 @@ export const GLOSSARY = Object.freeze({
   'attention head':
     'One attention step with its own query, key and value recipes. Big models run many heads side by side, each free to look for something different.',
   'induction head':
-    'A pair of heads in a row that copies: the second finds where the current token appeared before and looks at the token that followed it then.',
+    'A head that looks for an earlier copy of the current token and attends to the token that came after it then, so the model can repeat it. It needs an earlier head that looks one token back.',
+  vector: 'A list of numbers. Here every token is one: its query, key and value are vectors too.',
   matrix: 'A table of numbers with rows and columns. Here each row belongs to one token.',
   'learning rate':
     'How big each training nudge is. Too small and learning is slow; too big and it overshoots.',
-  Adam: 'A popular rule for training: it keeps a running average of each gradient and of its size, and nudges each number by their ratio times the learning rate.',
+  Adam: 'A popular rule for training. For each number it keeps a running average of the gradient and of the gradient squared, and moves the number by the first over the square root of the second, times the learning rate: about the learning rate each step, whatever the gradient’s size.',
   'dot product':
-    'Multiply two lists of numbers position by position and add it all up. Big when the two lists point the same way.',
+    'Multiply two lists of numbers position by position and add it all up. Big when the two lists are long and point the same way.',
   softmax:
-    'Turns any row of scores into weights: each score is exponentiated, then divided by the total, so the weights are positive and add up to 1.',
+    'Turns any row of scores into weights: each score becomes e (about 2.72) to the power of the score, which is always positive, then each is divided by the total, so the weights add up to 1.',
   entropy:
     'How spread out a row of weights is. 0 means all attention on one token; larger means it is shared among more tokens.',
   nats: 'The unit of entropy when it is measured with the natural logarithm (ln) instead of log base 2 (bits).',
@@ -31,13 +32,13 @@ export const GLOSSARY = Object.freeze({
   variance:
     'The average squared distance of random numbers from their mean. Its square root, the spread, is their typical size.',
   gradient:
-    'How much the output would change if a number inside changed a little. Training follows it; where it is near 0, learning stalls.',
+    'How much, and which way, the loss would change if a number inside changed a little. Training nudges each number the way that lowers the loss.',
   'fused kernel':
     'One routine that computes attention tile by tile without ever storing the whole table of scores, to save memory.',
   float64:
     'Numbers stored with 64 bits (about 16 correct digits). The page computes in float32 (about 7 digits) and checks against float64.',
   float32:
-    'Numbers stored with 32 bits: about 7 correct digits, what GPUs and this page compute in.',
+    'Numbers stored with 32 bits: about 7 correct digits. This page computes in float32; big models often use 16-bit numbers and add them up in float32.',
   'causal mask':
     'The rule that a token may not look at tokens after it: their scores become −∞, so their weights are exactly 0.',
   'head width':

@@ -54,9 +54,10 @@ const TWO = Object.freeze({
 test('the inspector plugs the real numbers in, and says why a masked cell is 0', () => {
   const read = (state, cell) => inspectCell(state, TWO, cell, cellScore(TWO, cell));
   const open = read(DEFAULT_STATE, { query: 1, key: 0 });
-  assert.match(open, /query “␣” \(row 1\) → key “a” \(column 0\): weight 0\.250/);
+  // the second row and first column, counted from 1 as everywhere on the page
+  assert.match(open, /query “␣” \(row 2\) → key “a” \(column 1\): weight 0\.250/);
   assert.match(open, /q·k = −1\.00, × scale 0\.50 = −0\.50/);
-  assert.match(open, /row 1: peak weight 0\.750, entropy 0\.56 nats, effective tokens 1\.75/);
+  assert.match(open, /row 2: peak weight 0\.750, entropy 0\.56 nats, effective tokens 1\.75/);
   const masked = read(DEFAULT_STATE, { query: 0, key: 1 });
   assert.match(
     masked,

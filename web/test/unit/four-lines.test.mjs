@@ -91,7 +91,8 @@ test('the mask sentence counts the hidden scores, or says the line changes nothi
 
 test('a score cell shows the dot product term by term and the scale', () => {
   const text = model.readout(RESULT, STATE, 'scores', 1, 0);
-  assert.match(text, /row 1 \(query “␣”\), column 0 \(key “a”\)/);
+  assert.match(text, /row 2 \(query “␣”\), column 1 \(key “a”\)/); // counted from 1
+  assert.match(text, /q₂·k₁ = Σ over 2 dimensions c of q\[2, c\]·k\[1, c\]/);
   assert.match(text, /= \(2\.000\)\(1\.000\) \+ \(1\.000\)\(2\.000\) = 4\.000/);
   assert.match(text, /× scale 1\/√d = 1\/√2 = 0\.707 → 2\.828/);
 });

@@ -29,12 +29,12 @@ test('the tutorial’s two lines are printed exactly as the tutorial printed the
   ]);
 });
 
-test('the sentence counts our largest gap in float32 rounding steps and quotes the tolerance', () => {
+test('the sentence sizes our largest gap against float32’s rounding step and quotes the tolerance', () => {
   const sentence = text(model.whyDigitsDiffer(RESULTS, 1e-5));
-  // 7.152557e-7 / 2^-23 = 6.0 exactly: six steps of 1.19e-07
+  // 7.152557e-7 / 2^-23 = 6.0 exactly: six times the step of numbers between 1 and 2
   assert.match(
     sentence,
-    /Ours, 7\.15e-07, is about 6 float32 rounding steps \(one step is 1\.19e-07/,
+    /Ours, 7\.15e-07, is about 6 times float32’s rounding step for numbers between 1 and 2 \(1\.19e-07\); most outputs here are below 1/,
   );
   assert.match(sentence, /tolerance of 1e-05\./);
   const numbers = model.whyDigitsDiffer(RESULTS, 1e-5).filter((p) => typeof p !== 'string');
@@ -59,6 +59,6 @@ test('our lines are the core’s, and the table has one row per mask setting', (
   const none = equal.map((r) => ({ ...r, formulaVsTorch: 0 }));
   assert.match(
     text(model.whyDigitsDiffer(none, 1e-5)),
-    /Ours is exactly 0 \(one float32 rounding step is 1\.19e-07/,
+    /Ours is exactly 0 \(float32’s rounding step for numbers between 1 and 2 is 1\.19e-07/,
   );
 });

@@ -128,9 +128,9 @@ export function inspectCell(state, result, { query, key }, score) {
     ? `masked: key ${key} comes after query ${query}, so its score is −∞ and its weight exactly 0`
     : `q·k = ${compact(score.raw)}, × scale ${compact(result.scaleFactor)} = ${compact(score.scaled)}`;
   return [
-    `query “${from}” (row ${query}) → key “${to}” (column ${key}): weight ${fixed(result.weights[index], 3)}`,
+    `query “${from}” (row ${query + 1}) → key “${to}” (column ${key + 1}): weight ${fixed(result.weights[index], 3)}`,
     scoreLine,
-    `row ${query}: peak weight ${fixed(result.peakWeight[query], 3)}, entropy ${fixed(result.entropy[query], 2)} nats, ` +
+    `row ${query + 1}: peak weight ${fixed(result.peakWeight[query], 3)}, entropy ${fixed(result.entropy[query], 2)} nats, ` +
       `effective tokens ${fixed(result.effectiveTokens[query], 2)}`,
   ].join('\n');
 }

@@ -158,7 +158,7 @@ export const EXPERIMENTS = Object.freeze([
         claims: { identical: weightGap === 0 && queryGap === 0 },
         rows: sameTokenRows(result),
         text:
-          '“the” stands at positions 0 and 3 and gets one vector. With no mask and no positions, ' +
+          '“the” stands at positions 1 and 4 and gets one vector. With no mask and no positions, ' +
           (weightGap === 0 && queryGap === 0
             ? 'its two query rows and its two weight rows are identical: attention cannot tell them apart.'
             : `its query rows differ by ${fixed(queryGap, 4)} and its weight rows by ${fixed(weightGap, 4)}.`),

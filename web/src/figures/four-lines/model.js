@@ -239,7 +239,7 @@ export function summary(result, state, stepName) {
   }
   const shown = [];
   if (T > grid.rows) shown.push(`the first ${grid.rows} of ${T} tokens`);
-  if (grid.width > grid.cols) shown.push(`dimensions 0–${grid.cols - 1} of ${grid.width}`);
+  if (grid.width > grid.cols) shown.push(`dimensions 1–${grid.cols} of ${grid.width}`);
   const showing = shown.length ? ` Showing ${shown.join(' and ')}.` : '';
   return `A ${T} × ${grid.width} output: each token's new vector, a weighted blend of the rows of v.${showing}`;
 }
@@ -248,8 +248,8 @@ export function summary(result, state, stepName) {
 export function cellLabel(result, stepName, row, col) {
   const { tokens } = result;
   if (stepName === 'output')
-    return `out${subscript(row)} (query ${quoted(tokens[row])}), dimension ${col}`;
-  return `row ${row} (query ${quoted(tokens[row])}), column ${col} (key ${quoted(tokens[col])})`;
+    return `out${subscript(row + 1)} (query ${quoted(tokens[row])}), dimension ${col + 1}`;
+  return `row ${row + 1} (query ${quoted(tokens[row])}), column ${col + 1} (key ${quoted(tokens[col])})`;
 }
 
 function explainScore(result, state, i, j) {
@@ -259,7 +259,7 @@ function explainScore(result, state, i, j) {
     terms.push(`${inParentheses(q[i * d + c])}${inParentheses(k[j * d + c])}`);
   const rest = d > TERMS_SHOWN ? ` + … ${d - TERMS_SHOWN} more` : '';
   return [
-    `q${subscript(i)}·k${subscript(j)} = Σ over ${d} dimension${d === 1 ? '' : 's'} c of q[${i}, c]·k[${j}, c]`,
+    `q${subscript(i + 1)}·k${subscript(j + 1)} = Σ over ${d} dimension${d === 1 ? '' : 's'} c of q[${i + 1}, c]·k[${j + 1}, c]`,
     `      = ${terms.join(' + ')}${rest} = ${plain(result.rawScores[i * T + j])}`,
     `× scale ${scaleName(state, result)} → ${plain(result.scaledScores[i * T + j])}`,
   ];
@@ -269,8 +269,8 @@ function explainMask(result, state, i, j) {
   const kept = plain(result.maskedScores[i * result.T + j]);
   if (!state.causal) return [`The causal mask is off → kept: ${kept}`];
   const key = quoted(result.tokens[j]);
-  if (j > i) return [`j = ${j} > i = ${i}: key ${key} comes after this query → −∞`];
-  return [`j = ${j} ≤ i = ${i}: key ${key} is not in the future → kept: ${kept}`];
+  if (j > i) return [`j = ${j + 1} > i = ${i + 1}: key ${key} comes after this query → −∞`];
+  return [`j = ${j + 1} ≤ i = ${i + 1}: key ${key} is not in the future → kept: ${kept}`];
 }
 
 // The core returns each row's largest score and its sum of exp(score − max), so the readout
@@ -282,7 +282,7 @@ function explainWeight(result, _state, i, j) {
   if (!Number.isFinite(score))
     return [`exp(−∞) = 0, so a masked key gets weight exactly ${plain(weight)}`];
   if (!result.rowMax || !result.rowSum)
-    return [`softmax of row ${i} at column ${j} = ${plain(weight)}`];
+    return [`softmax of row ${i + 1} at column ${j + 1} = ${plain(weight)}`];
   const max = result.rowMax[i];
   const sum = result.rowSum[i];
   return [
@@ -302,7 +302,7 @@ function explainOutput(result, _state, i, c) {
     .map((j) => `${plain(result.weights[i * T + j])}·${inParentheses(result.v[j * width + c])}`);
   const rest = keys.length > TERMS_SHOWN ? ` + … ${keys.length - TERMS_SHOWN} more` : '';
   return [
-    `out${subscript(i)}[${c}] = Σ over keys j of w[${i}, j] · v[j, ${c}], largest weights first`,
+    `out${subscript(i + 1)}[${c + 1}] = Σ over keys j of w[${i + 1}, j] · v[j, ${c + 1}], largest weights first`,
     `      = ${terms.join(' + ')}${rest} = ${plain(result.output[i * width + c])}`,
   ];
 }
