@@ -110,28 +110,6 @@ describe('colours mean one thing', () => {
   });
 });
 
-for (const [width, height] of [
-  [390, 844],
-  [1280, 800],
-]) {
-  test(`after each experiment at ${width}×${height}, half the map and its note are in view together`, async () => {
-    const { page, problems } = await open('', { width, height });
-    for (const title of EXPERIMENT_TITLES) {
-      await page.$eval('[data-figure="experiments"]', (element) => element.scrollIntoView());
-      await runExperiment(page, title);
-      const map = await shareInView(page, '#map .map-canvas');
-      const note = await shareInView(page, '#map .experiment-note');
-      assert.ok(
-        map.share >= 0.5,
-        `${title}: ${Math.round(map.share * 100)}% of the map, at ${map.at}`,
-      );
-      assert.equal(note.share, 1, `${title}: the note at ${note.at}`);
-    }
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-}
-
 // ---- Moving only d ---------------------------------------------------------------------------
 // Texts of at least 13 tokens, as characters or words.
 const TEXTS = [

@@ -14,28 +14,35 @@ const LONGEST_MS = 4000;
 // What the reader does to take over the scrolling.
 const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
 
-const pagePosition = (element) => element.getBoundingClientRect().top + window.scrollY;
+// Where the element is in the page, and how tall: a note that appears under a map makes it
+// taller without moving it, and must be brought into view too.
+const placeOf = (element) => {
+  const box = element.getBoundingClientRect();
+  return { top: box.top + window.scrollY, height: box.height };
+};
+const moved = (a, b) => Math.abs(a.top - b.top) > 1 || Math.abs(a.height - b.height) > 1;
 
-export function keepInView(element) {
+// block: 'start' brings the element to the top; 'nearest' scrolls only as far as it takes to
+// show it (nothing, when it is in view already).
+export function keepInView(element, { block = 'start' } = {}) {
   const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const aim = () =>
-    element.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
+  const aim = () => element.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block });
   const started = performance.now();
-  let position = pagePosition(element);
+  let place = placeOf(element);
   let stillSince = started;
   let frame = 0;
   const stop = () => {
     cancelAnimationFrame(frame);
     for (const type of READER_SCROLLS) window.removeEventListener(type, stop, true);
   };
-  const follow = (now) => {
-    const moved = pagePosition(element);
-    if (Math.abs(moved - position) > 1) {
-      position = moved;
-      stillSince = now;
+  const follow = (time) => {
+    const current = placeOf(element);
+    if (moved(current, place)) {
+      place = current;
+      stillSince = time;
       aim();
     }
-    if (now - stillSince > STILL_MS || now - started > LONGEST_MS) return stop();
+    if (time - stillSince > STILL_MS || time - started > LONGEST_MS) return stop();
     frame = requestAnimationFrame(follow);
   };
   for (const type of READER_SCROLLS) window.addEventListener(type, stop, true);

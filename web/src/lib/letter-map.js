@@ -1,21 +1,30 @@
-// An attention map of a short text with its letters along both sides, however long the text:
+// An attention map of a short text with its tokens along both sides, however long the text:
 // each cell is at least MIN_CELL pixels wide, so a letter always fits, and a map wider than its
 // box scrolls inside it (scrollToLast brings the newest rows and the last row's peak into view).
+// Longer tokens (words) get a wider margin, and slant along the top.
 // Shared by the figures that show a saved model on the reader's own words. Only geometry and
 // drawing: what the cells mean comes from the figure's model.
 import { heatBitmap, sizeCanvas } from './grid.js';
 
 export const MIN_CELL = 11; // px: a letter of 9 px fits
 const MAX_CELL = 30;
-const LABELS = 18; // px for the letters on each side
+const LETTER_MARGIN = 18; // px for one letter on each side
+const MAX_LABEL = 8; // characters of a longer token shown
 
-// Geometry in CSS pixels for T letters in a box `width` wide and `height` high (the map scrolls
-// inside it when even MIN_CELL is too large).
-export function letterMapLayout(T, width, height = width) {
-  const fits = Math.floor((Math.min(width, height) - LABELS) / Math.max(T, 1));
+export const shortLabel = (label) =>
+  [...label].length > MAX_LABEL ? `${[...label].slice(0, MAX_LABEL - 1).join('')}…` : label;
+
+// The margin for labels of at most `chars` characters.
+const marginFor = (chars) => (chars <= 1 ? LETTER_MARGIN : Math.min(72, 10 + 7 * chars));
+
+// Geometry in CSS pixels for T tokens in a box `width` wide and `height` high (the map scrolls
+// inside it when even MIN_CELL is too large); labelChars: the longest label's characters.
+export function letterMapLayout(T, width, height = width, labelChars = 1) {
+  const margin = marginFor(labelChars);
+  const fits = Math.floor((Math.min(width, height) - margin) / Math.max(T, 1));
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, fits));
   const plot = cell * T;
-  return { left: LABELS, top: LABELS, cell, plot, width: LABELS + plot, height: LABELS + plot };
+  return { left: margin, top: margin, cell, plot, width: margin + plot, height: margin + plot };
 }
 
 // The cell under a point relative to the canvas's top-left corner, or null.
@@ -25,16 +34,35 @@ export function letterCellAt(box, T, x, y) {
   return row >= 0 && col >= 0 && row < T && col < T ? { row, col } : null;
 }
 
+// A column's label along the top: upright when it is one letter, slanted up when longer.
+function drawTopLabel(context, box, label, middle) {
+  if ([...label].length <= 1) {
+    context.fillText(label, box.left + middle, box.top / 2);
+    return;
+  }
+  context.save();
+  context.translate(box.left + middle, box.top - 4);
+  context.rotate(-Math.PI / 3);
+  context.textAlign = 'left';
+  context.fillText(label, 0, 0);
+  context.restore();
+}
+
 function drawLabels(context, box, labels, highlight) {
   context.font = `${Math.min(15, Math.round(box.cell * 0.8))}px ui-monospace, monospace`;
-  context.textAlign = 'center';
   context.textBaseline = 'middle';
   labels.forEach((label, index) => {
     const middle = (index + 0.5) * box.cell;
+    context.textAlign = box.left > LETTER_MARGIN ? 'right' : 'center';
     context.globalAlpha = highlight && highlight.row !== index ? 0.75 : 1;
-    context.fillText(label, box.left / 2, box.top + middle);
+    context.fillText(
+      label,
+      box.left > LETTER_MARGIN ? box.left - 4 : box.left / 2,
+      box.top + middle,
+    );
+    context.textAlign = 'center';
     context.globalAlpha = highlight && highlight.col !== index ? 0.75 : 1;
-    context.fillText(label, box.left + middle, box.top / 2);
+    drawTopLabel(context, box, label, middle);
   });
   context.globalAlpha = 1;
 }
@@ -66,14 +94,15 @@ function drawHighlight(context, box, { row, col }, colour) {
   );
 }
 
-// map: { T, weights (T×T), labels (T strings), causal }; colours: { text, mask, focus };
-// highlight: { row, col } | null. cache: { bitmap } kept between draws.
+// map: { T, weights (T×T), labels (T strings, shortened by shortLabel), causal }; colours:
+// { text, mask, focus }; highlight: { row, col } | null. cache: { bitmap } kept between draws.
 export function drawLetterMap(
   canvas,
   map,
   { width, height, colours, highlight = null, cache = {} },
 ) {
-  const box = letterMapLayout(map.T, width, height);
+  const longest = Math.max(1, ...map.labels.map((label) => [...label].length));
+  const box = letterMapLayout(map.T, width, height, longest);
   const context = sizeCanvas(canvas, box);
   context.clearRect(0, 0, box.width, box.height);
   cache.bitmap = heatBitmap(map.weights, map.T, 1, cache.bitmap, map.T);

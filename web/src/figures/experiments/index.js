@@ -1,20 +1,13 @@
 // "Things to try": one button per experiment. A click sets the map's whole state in one
-// dispatch and brings the map into view, keeping it there while the figures around it redraw
-// (lib/keep-in-view.js); the note (model.js) shows here and right under the map, which draws
-// it with noteRenderer(), handed to it by main.js in its mount context.
+// dispatch; this figure draws that map itself, with its note (model.js), right here, so the
+// reader is never sent away: at most a short scroll brings the map and note into view
+// (lib/keep-in-view.js). Section 4's map shows the same state and the same note, which it
+// draws with noteRenderer(), handed to it by main.js in its mount context.
 import './experiments.css';
 import { EXPERIMENTS, noteFor } from './model.js';
 import { baselineOf } from './baseline.js';
-import { renderNote } from './render.js';
+import { drawExperimentMap, renderNote } from './render.js';
 import { keepInView } from '../../lib/keep-in-view.js';
-
-let stopFollowing = () => {};
-
-function showMap() {
-  const map = document.querySelector('#map .map-canvas-wrap');
-  stopFollowing();
-  if (map) stopFollowing = keepInView(map);
-}
 
 // Draws the note for a snapshot into any box (empty and hidden when no experiment is on the map).
 export function noteRenderer(core) {
@@ -23,17 +16,37 @@ export function noteRenderer(core) {
     renderNote(box, noteFor(snapshot, baseline), snapshot.result?.tokens ?? []);
 }
 
-export function mount(element, { core, dispatch }) {
+function buildParts(element) {
   const root = document.createElement('div');
   root.className = 'experiments';
   const buttons = document.createElement('div');
   buttons.className = 'button-row';
+  const shown = document.createElement('div');
+  shown.className = 'experiment-shown';
+  const scroller = document.createElement('div');
+  scroller.className = 'experiment-scroller';
+  const canvas = document.createElement('canvas');
+  canvas.className = 'experiment-map';
+  canvas.setAttribute('role', 'img');
+  scroller.append(canvas);
   const note = document.createElement('div');
   note.className = 'experiment-note';
   note.setAttribute('aria-live', 'polite');
   note.hidden = true;
-  root.append(buttons, note);
+  shown.append(scroller, note);
+  root.append(shown, buttons);
   element.prepend(root);
+  return { root, buttons, shown, scroller, canvas, note };
+}
+
+export function mount(element, { core, dispatch }) {
+  const { buttons, shown, scroller, canvas, note } = buildParts(element);
+  const view = { snapshot: null, cache: {} };
+  const draw = () =>
+    view.snapshot && drawExperimentMap({ scroller, canvas }, view.snapshot, view.cache);
+  new ResizeObserver(draw).observe(scroller);
+  document.addEventListener('themechange', draw);
+  let stopFollowing = () => {};
 
   for (const experiment of EXPERIMENTS) {
     const button = Object.assign(document.createElement('button'), {
@@ -44,19 +57,22 @@ export function mount(element, { core, dispatch }) {
     button.setAttribute('aria-pressed', 'false');
     button.addEventListener('click', () => {
       dispatch({ type: 'set', fields: experiment.state, experiment: experiment.id });
-      showMap();
+      stopFollowing();
+      stopFollowing = keepInView(shown, { block: 'nearest' });
     });
     buttons.append(button);
   }
 
   return {
     update(snapshot) {
-      const shown = noteFor(snapshot, (experiment) => baselineOf(core, experiment));
+      const current = noteFor(snapshot, (experiment) => baselineOf(core, experiment));
       for (const button of buttons.children) {
-        button.setAttribute('aria-pressed', String(button.dataset.experiment === shown?.id));
+        button.setAttribute('aria-pressed', String(button.dataset.experiment === current?.id));
       }
-      renderNote(note, shown, snapshot.result?.tokens ?? []);
+      renderNote(note, current, snapshot.result?.tokens ?? []);
+      view.snapshot = snapshot;
+      draw();
     },
-    destroy: () => root.remove(),
+    destroy: () => element.querySelector('.experiments')?.remove(),
   };
 }

@@ -101,7 +101,7 @@ export function diagonalSpread(result) {
 function sameTokenRows(result) {
   const shown = Math.min(result.d, 4);
   return [0, 3].map((row) => ({
-    label: `“${result.tokens[row]}” @${row}`,
+    label: `“${result.tokens[row]}” @${row + 1}`, // positions count from 1, as everywhere
     weights: Array.from(result.weights.subarray(row * result.T, (row + 1) * result.T)),
     query: Array.from(result.q.subarray(row * result.d, row * result.d + shown)),
   }));

@@ -1,6 +1,8 @@
-// Draws an experiment's note: its sentence and, for the same-token pair, the two rows side by
-// side (their weights over the keys, then the first numbers of each query).
+// Draws an experiment's map and its note: the sentence and, for the same-token pair, the two
+// rows side by side (their weights over the keys, then the first numbers of each query).
 import { cell as number, visibleToken } from '../../lib/format.js';
+import { drawLetterMap, shortLabel } from '../../lib/letter-map.js';
+import { cssColor } from '../../theme.js';
 
 const QUERY_NUMBERS = 4;
 
@@ -70,4 +72,30 @@ export function renderNote(box, note, tokens) {
     parts.push(caption, wrap);
   }
   box.replaceChildren(...parts);
+}
+
+// The map the experiment set, as section 4 shows it (the store's snapshot), drawn here with its
+// tokens along both sides; it scrolls inside its box when the text is long.
+export function drawExperimentMap({ scroller, canvas }, snapshot, cache) {
+  const { result, state } = snapshot;
+  if (!result) return;
+  const labels = result.tokens.map((token) => shortLabel(visibleToken(token)));
+  drawLetterMap(
+    canvas,
+    { T: result.T, weights: result.weights, labels, causal: state.causal },
+    {
+      width: scroller.clientWidth,
+      height: Math.min(scroller.clientWidth, Math.round(0.55 * window.innerHeight)),
+      colours: {
+        text: cssColor('--text'),
+        mask: cssColor('--surface-2'),
+        focus: cssColor('--focus'),
+      },
+      cache,
+    },
+  );
+  canvas.setAttribute(
+    'aria-label',
+    `The map of section 4 as the experiment set it: ${result.T} tokens.`,
+  );
 }
