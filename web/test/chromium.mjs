@@ -38,6 +38,7 @@ export function useChromium() {
 
 const boundPages = new WeakSet();
 const ownEvaluate = new WeakMap(); // a bounded page → its evaluate without a limit
+const ANSWER_MS = 3000;
 
 // Bounds every wait a Playwright page leaves without a limit, on the page object itself, so a
 // test calls page.evaluate as ever: evaluations (evaluate, evaluateHandle, $eval, $$eval) in
@@ -65,11 +66,26 @@ export function boundWaits(page) {
 // Evaluates `fn(arg)` in a page made by useChromium, failing after `ms` with "waited … for:
 // <what>": for a wait that deserves a name of its own, or a longer limit than WAIT_LIMIT_MS.
 export function evaluateWithin(page, what, fn, arg, ms = WAIT_LIMIT_MS) {
-  return within(ownEvaluate.get(page)(fn, arg), what, ms);
+  const evaluate = ownEvaluate.get(page);
+  return within(evaluate(fn, arg), what, ms).catch(withPageState(evaluate));
+}
+
+// Adds to an evaluation's time-out whether the page still answers another, trivial one (then
+// it waited for something that never came) or not (its main thread is busy, or frozen).
+function withPageState(evaluate) {
+  return async (error) => {
+    if (error.code !== 'WAIT_LIMIT') throw error;
+    const answer = await within(evaluate('document.visibilityState'), 'an answer', ANSWER_MS)
+      .then((visibility) => `the page still answers, ${visibility}`)
+      .catch(() => `the page answers nothing else either within ${ANSWER_MS / 1000} s`);
+    error.message += ` (${answer})`;
+    throw error;
+  };
 }
 
 function boundFrame(frame, name) {
-  limit(frame, ['evaluate', 'evaluateHandle', '$eval', '$$eval'], name);
+  const evaluate = frame.evaluate.bind(frame);
+  limit(frame, ['evaluate', 'evaluateHandle', '$eval', '$$eval'], name, withPageState(evaluate));
   const waitForFunction = frame.waitForFunction.bind(frame);
   frame.waitForFunction = (fn, arg, options = {}) =>
     waitForFunction(fn, arg, options).catch((error) => {
@@ -79,11 +95,15 @@ function boundFrame(frame, name) {
     });
 }
 
-// Replaces each of `target`'s `methods` by the same call under WAIT_LIMIT_MS.
-function limit(target, methods, name) {
+// Replaces each of `target`'s `methods` by the same call under WAIT_LIMIT_MS; `onError`, if
+// given, sees a failure first.
+function limit(target, methods, name, onError) {
   for (const method of methods) {
     const call = target[method].bind(target);
-    target[method] = (...args) => within(call(...args), callText(`${name}.${method}`, args));
+    target[method] = (...args) => {
+      const bounded = within(call(...args), callText(`${name}.${method}`, args));
+      return onError ? bounded.catch(onError) : bounded;
+    };
   }
 }
 

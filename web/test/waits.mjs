@@ -17,12 +17,14 @@ const SHOWN_CHARACTERS = 140;
 // The message of a wait that ran out: "waited 30 s for: <what>".
 export const waited = (ms, what) => `waited ${ms / 1000} s for: ${what}`;
 
-// Resolves or rejects as `promise` does, or rejects after `ms` with an Error naming `what`.
-// The promise is not cancelled (nothing can cancel a page's evaluation), only no longer awaited.
+// Resolves or rejects as `promise` does, or rejects after `ms` with an Error naming `what`
+// (its code: 'WAIT_LIMIT'). The promise is not cancelled (nothing can cancel a page's
+// evaluation), only no longer awaited.
 export function within(promise, what, ms = WAIT_LIMIT_MS) {
   let timer;
   const limit = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(waited(ms, what))), ms);
+    const error = Object.assign(new Error(waited(ms, what)), { code: 'WAIT_LIMIT' });
+    timer = setTimeout(() => reject(error), ms);
   });
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
