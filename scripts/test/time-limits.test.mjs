@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -83,6 +83,7 @@ test('a test that hangs fails within its limit, names what it waited for, and th
     },
   );
   const elapsedMs = Date.now() - started;
+  rmSync(folder, { recursive: true, force: true });
   const output = run.stdout + run.stderr;
   assert.equal(run.error, undefined, `the run did not end by itself: ${run.error?.message}`);
   assert.equal(run.status, 1, 'the run fails');
