@@ -1,31 +1,116 @@
 #!/usr/bin/env bash
-# Every test suite, after the lint: native Catch2 tests (CTest), the same suite under ASan + UBSan, a 20 s
-# fuzz run of the core, then the wasm module in Node and the built page in Chromium
-# (node --test: the page, hostile input, accessibility), and the page's essential checks in
-# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# Every test suite, stage by stage: the lint; the native Catch2 tests (CTest); the same suite
+# under ASan + UBSan; a 20 s fuzz run of the core; the wasm module in Node and the built page in
+# Chromium (the page, hostile input, accessibility), with the page's essential checks in
+# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some);
+# the unit tests; the reading budget.
+#
+# Nothing can hang: every stage runs under a time limit, and inside it every native CTest test
+# (--timeout; under the sanitizers CTest's default, 1500 s), every test file (--test-timeout:
+# Node 20 applies it to each file as a whole, later Nodes to each test as well) and every wait
+# on a page (web/test/waits.mjs) has its own.
+# Every stage runs even when an earlier one failed, except those that need a build that failed;
+# the end prints each stage's wall time and result, and the exit status is 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit
 
-echo "== lint: Biome (JavaScript, CSS, JSON), clang-format (C++), function length, figure imports, tree"
-bash scripts/lint.sh
+# Limits, twice or more what each stage took on a 2-core machine shared with other jobs (56
+# minutes in all, the native builds from scratch): a stage that hangs costs its limit, and the
+# run still ends, with its table, inside CI's 90 minutes.
+CTEST_TEST_LIMIT_S=300
+BROWSER_FILE_LIMIT_MS=1200000
+UNIT_FILE_LIMIT_MS=120000
 
-echo "== native: build and Catch2 tests"
-bash scripts/build-native.sh native
-ctest --preset native
+stages=()
+current=0 # the process id of the running stage's `timeout`
+failed=0
 
-echo "== native under AddressSanitizer + UndefinedBehaviorSanitizer"
-bash scripts/sanitize.sh
+# m:ss
+clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
-echo "== fuzzing the core for 20 s (docs/fuzzing.md)"
-bash scripts/fuzz.sh 20
+# stage NAME LIMIT_SECONDS COMMAND...: runs COMMAND under `timeout`, which gives it a process
+# group of its own and ends the whole group at the limit, then records the wall time and result.
+stage() {
+  local name=$1 limit=$2 start=$SECONDS status=0 result
+  shift 2
+  printf '\n== %s (limit %s)\n' "$name" "$(clock "$limit")"
+  timeout --kill-after=30 "$limit" "$@" &
+  current=$!
+  wait "$current" || status=$?
+  current=0
+  case $status in
+    0) result=passed ;;
+    124 | 137) result="TIMED OUT at $(clock "$limit")" ;;
+    *) result="FAILED (exit $status)" ;;
+  esac
+  [ "$status" = 0 ] || failed=$((failed + 1))
+  stages+=("$name|$(clock $((SECONDS - start)))|$result")
+  return "$status"
+}
 
-echo "== wasm and page: build"
-bash scripts/build-wasm.sh
-node scripts/build-web.mjs
+skip() {
+  printf '\n== %s: skipped (%s)\n' "$1" "$2"
+  failed=$((failed + 1))
+  stages+=("$1|-|SKIPPED: $2")
+}
 
-echo "== wasm module in Node, page in Chromium, essential checks in Chromium, Firefox and WebKit"
-node --test web/test/*.test.mjs
-node --test web/test/unit/*.test.mjs scripts/test/*.test.mjs
+# needs BUILT WHY NAME LIMIT COMMAND...: the stage when BUILT is 1, else a skip saying WHY.
+needs() {
+  local built=$1 why=$2
+  shift 2
+  if [ "$built" = 1 ]; then stage "$@"; else skip "$1" "$why"; fi
+}
 
-echo "== prose: words and grade per section and per live note (budgets in scripts/prose.mjs)"
-node scripts/prose.mjs
+# Ctrl-C or a TERM ends the running stage (its whole process group) and the run.
+interrupt() {
+  if [ "$current" != 0 ]; then
+    kill -TERM "$current" 2>/dev/null
+    wait "$current"
+  fi
+  printf '\nnpm test: interrupted\n'
+  exit 130
+}
+trap interrupt INT TERM
+
+summary() {
+  local row name time result width=5
+  for row in "${stages[@]}"; do
+    name=${row%%|*}
+    [ "${#name}" -le "$width" ] || width=${#name}
+  done
+  printf '\n== wall time per stage\n'
+  printf '%-*s %7s  %s\n' "$width" stage time result
+  for row in "${stages[@]}"; do
+    IFS='|' read -r name time result <<<"$row"
+    printf '%-*s %7s  %s\n' "$width" "$name" "$time" "$result"
+  done
+  printf '%-*s %7s  %s\n' "$width" total "$(clock "$SECONDS")" \
+    "$([ "$failed" = 0 ] && echo 'all passed' || echo "$failed of ${#stages[@]} stages did not pass")"
+}
+
+stage "lint: Biome, clang-format, function length, figure imports, tree, docs" 600 \
+  bash scripts/lint.sh
+
+native=0
+stage "native: build" 1800 bash scripts/build-native.sh native && native=1
+needs "$native" "the native build failed" \
+  "native: Catch2 tests (CTest)" 900 ctest --preset native --timeout "$CTEST_TEST_LIMIT_S"
+
+stage "native under AddressSanitizer + UndefinedBehaviorSanitizer" 2700 bash scripts/sanitize.sh
+
+stage "fuzzing the core for 20 s (docs/fuzzing.md)" 900 bash scripts/fuzz.sh 20
+
+page=0
+stage "wasm and page: build" 1200 bash -c 'bash scripts/build-wasm.sh && node scripts/build-web.mjs' &&
+  page=1
+needs "$page" "the wasm and page build failed" \
+  "wasm in Node; the page in Chromium, Firefox and WebKit" 3000 \
+  node --test --test-timeout="$BROWSER_FILE_LIMIT_MS" web/test/*.test.mjs
+needs "$page" "the wasm and page build failed" \
+  "unit tests: the page's models, the scripts" 600 \
+  node --test --test-timeout="$UNIT_FILE_LIMIT_MS" web/test/unit/*.test.mjs scripts/test/*.test.mjs
+needs "$page" "the wasm and page build failed" \
+  "prose: words and grade per section and live note" 300 node scripts/prose.mjs
+
+summary
+[ "$failed" = 0 ]

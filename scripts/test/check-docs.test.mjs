@@ -62,7 +62,7 @@ test('a missing file, anchor or cited heading is found, and the command fails', 
     `cpp/kernel.hpp: cites ${afterComma('Build choices')}, a heading it does not have`,
     `cpp/kernel.hpp: cites ${afterComma('The bindings')}, a heading it does not have`,
   ]);
-  assert.equal(spawnSync('node', [script, root]).status, 1);
+  assert.equal(spawnSync('node', [script, root], { timeout: 60_000 }).status, 1);
 });
 
 test('an issue named by its number is found, in code and in prose', () => {

@@ -40,7 +40,7 @@ const GOOD = {
 const GOOD_EXEMPT = { 'cpp/tools/main.cpp': 'a main(); a command test runs it' };
 
 function run(root) {
-  return spawnSync('node', [script, root], { encoding: 'utf8' });
+  return spawnSync('node', [script, root], { encoding: 'utf8', timeout: 60_000 });
 }
 
 test('a test file and its source name each other through the mirrored path', () => {

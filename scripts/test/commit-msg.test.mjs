@@ -12,7 +12,7 @@ const folder = mkdtempSync(join(tmpdir(), 'commit-msg-'));
 function check(message) {
   const file = join(folder, 'MESSAGE');
   writeFileSync(file, message);
-  const run = spawnSync('bash', [hook, file], { encoding: 'utf8' });
+  const run = spawnSync('bash', [hook, file], { encoding: 'utf8', timeout: 60_000 });
   return { ok: run.status === 0, errors: run.stderr };
 }
 

@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { launchChromium } from '../chromium.mjs';
+import { boundWaits } from '../../web/test/chromium.mjs';
+import { within } from '../../web/test/waits.mjs';
 import { serve } from '../serve.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -65,7 +67,7 @@ test("the preview picture is 1200×630 and shows the page's own map", async () =
   const server = await serve(dist.pathname, 0);
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage();
+    const page = boundWaits(await within(browser.newPage(), 'Chromium to open a page'));
     await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
     await page.waitForSelector('#map-table table');
     const mapColours = await page.evaluate(
@@ -77,7 +79,7 @@ test("the preview picture is 1200×630 and shows the page's own map", async () =
     const missing = mapColours.filter((colour) => !previewColours.includes(colour));
     assert.deepEqual(missing, [], "the map's common colours missing from the preview");
   } finally {
-    await browser.close();
+    await within(browser.close(), 'Chromium to close');
     server.close();
   }
 });

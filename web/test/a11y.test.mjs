@@ -7,15 +7,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mountEveryFigure, useChromium } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const chromium = useChromium();
-const browserOf = chromium.browser;
 
 async function openPage({ width, colorScheme }) {
-  const page = await browserOf().newPage({
+  const page = await chromium.newPage({
     viewport: { width, height: 900 },
     colorScheme,
     reducedMotion: 'reduce',

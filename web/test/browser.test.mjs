@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium, watchProblems } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 import { wrap } from '../src/core.js';
 import { compact } from '../src/lib/format.js';
 
@@ -17,7 +17,7 @@ const chromium = useChromium();
 
 // Opens the page with `hash`, runs `body(page)`, then checks nothing went wrong on the way.
 async function withPage(base, hash, body, { width = 1280 } = {}) {
-  const page = await chromium.browser().newPage({ viewport: { width, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width, height: 900 } });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -111,7 +111,7 @@ test('the inspector gives any cell its score, also past the 16 rows whose workin
 // header might set): the heavy figures are computed on the page instead, the page says which
 // path it took, and nothing but the refusal itself is logged.
 test('where workers are refused, the heavy figures compute on the page and still agree with the core', async () => {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   await page.route('**/index.html', async (route) => {
     const response = await route.fetch();
@@ -293,7 +293,7 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('without WebAssembly a banner explains it and the narrative stays', async () => {
-    const page = await chromium.browser().newPage();
+    const page = await chromium.newPage();
     await page.addInitScript(() => {
       delete window.WebAssembly;
     });
@@ -306,10 +306,12 @@ describe('controls, experiments and links (over http)', () => {
   });
 
   test('with JavaScript off the whole narrative is readable', async () => {
-    const context = await chromium.browser().newContext({ javaScriptEnabled: false });
+    const context = await chromium.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(url());
-    const headings = await page.$$eval('h2', (nodes) => nodes.map((node) => node.textContent));
+    const headings = await page.$$eval('section h2', (nodes) =>
+      nodes.map((node) => node.textContent),
+    );
     assert.equal(headings.length, 10);
     assert.match(await page.textContent('#scale'), /variance/);
     assert.equal(await page.isVisible('[data-figure="map"] .needs-script'), true);
@@ -449,7 +451,7 @@ describe('the trained head on the map (vectors=trained; old links say learned)',
   });
 
   test('a host without trained-head.js or learning.js: the trained head and section 6 say so, the map stays', async () => {
-    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
     const uncaught = [];
     page.on('pageerror', (error) => uncaught.push(error.message));
     const missing = (route) => route.fulfill({ status: 404, body: '' });
@@ -480,7 +482,7 @@ describe('the trained head on the map (vectors=trained; old links say learned)',
   });
 
   test('a host without later-figures.js: sections 5 to 7 say so, the map stays', async () => {
-    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
     const uncaught = [];
     page.on('pageerror', (error) => uncaught.push(error.message));
     await page.route('**/later-figures.js', (route) => route.fulfill({ status: 404, body: '' }));
@@ -500,7 +502,7 @@ describe('the trained head on the map (vectors=trained; old links say learned)',
   });
 
   test('a host without torch-outputs.js: the proof says so and runs once the file is back', async () => {
-    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
     const uncaught = [];
     page.on('pageerror', (error) => uncaught.push(error.message));
     let missing = true;

@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium, watchProblems } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 
 const chromium = useChromium();
 const PHRASE = 'what shall I do? say what; what shall I do?';
 
 async function openPage(hash, body, { route } = {}) {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   if (route) await page.route('**/copying-head.js', route);
   try {

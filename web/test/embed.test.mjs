@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { snippet } from '../src/embed/snippet.js';
 import { useChromium, watchProblems } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll, within } from './waits.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -86,8 +86,8 @@ function hostPage(figure, src) {
   return `<!doctype html><html lang="en"><title>A course page</title><link rel="icon" href="data:,"><body><h1>Week 3: attention</h1>\n${snippet(figure, src)}\n</body></html>`;
 }
 
-async function openHost(browser, hostUrl) {
-  const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+async function openHost(hostUrl) {
+  const page = await chromium.newPage({ viewport: { width: 760, height: 900 } });
   const problems = await watchProblems(page);
   await page.addInitScript(HELPERS);
   await page.addInitScript(() => {
@@ -127,8 +127,8 @@ async function checkHeight(page, frame, figure) {
   assert.ok(heard.height > 200, `${figure} posted a height of ${heard.height}`);
 }
 
-async function checkFigure(browser, figure, hostUrl) {
-  const { page, frame, problems } = await openHost(browser, hostUrl);
+async function checkFigure(figure, hostUrl) {
+  const { page, frame, problems } = await openHost(hostUrl);
   const spec = FIGURES[figure];
   await poll(() => frame.evaluate(spec.drawn), {
     timeout: 30_000,
@@ -170,14 +170,13 @@ test('each figure embedded in a page of another origin draws, changes, keeps its
         hostPage(figure, embedSrc(chromium.url(), figure)),
       );
       const { hash, full } = await checkFigure(
-        chromium.browser(),
         figure,
         `http://127.0.0.1:${host.address().port}/${figure}.html`,
       );
       if (figure !== 'map') continue;
       assert.equal(hash, STATE.replace('d=16', 'd=32'), 'the map wrote its new width, and only it');
       // The full page opened from the embedded view shows the same map.
-      const page = await chromium.browser().newPage();
+      const page = await chromium.newPage();
       await page.goto(full);
       await page.waitForSelector('#map-table table');
       assert.equal(await page.inputValue('#map-d'), '32');
@@ -199,22 +198,25 @@ test('each figure embedded in a page opened from disk works as from a host', asy
     for (const figure of Object.keys(FIGURES)) {
       const file = join(hostDirectory, `${figure}-${where}.html`);
       writeFileSync(file, hostPage(figure, embedSrc(base, figure)));
-      await checkFigure(chromium.browser(), figure, pathToFileURL(file).href);
+      await checkFigure(figure, pathToFileURL(file).href);
     }
   }
 });
 
 test('the server lets any page frame the embedded view and only the page itself frame the rest', async () => {
   const headers = async (file) =>
-    (await fetch(chromium.url().replace('index.html', file))).headers.get(
-      'content-security-policy',
-    );
+    (
+      await within(
+        fetch(chromium.url().replace('index.html', file)),
+        `the page's server to answer for ${file}`,
+      )
+    ).headers.get('content-security-policy');
   assert.equal(await headers('embed.html?figure=map'), 'frame-ancestors * file:');
   assert.equal(await headers('index.html'), "frame-ancestors 'self'");
 });
 
 test('an embedded view naming no figure it has says which it has, and links to the page', async () => {
-  const page = await chromium.browser().newPage();
+  const page = await chromium.newPage();
   const problems = await watchProblems(page);
   await page.goto(chromium.url().replace('index.html', 'embed.html?figure=nonsense'));
   await page.waitForSelector('#banner:not([hidden])');
@@ -226,7 +228,7 @@ test('an embedded view naming no figure it has says which it has, and links to t
 });
 
 test("the full page's Embed action gives the snippet for the figure as it is now", async () => {
-  const page = await chromium.browser().newPage();
+  const page = await chromium.newPage();
   const problems = await watchProblems(page);
   await page.goto(chromium.url(STATE));
   await page.waitForSelector('#map-table table');
@@ -264,9 +266,7 @@ const LOOKS = [
 for (const figure of Object.keys(FIGURES)) {
   test(`axe finds nothing in the embedded ${figure}, light and dark, wide and narrow`, async () => {
     for (const { colorScheme, width } of LOOKS) {
-      const page = await chromium
-        .browser()
-        .newPage({ viewport: { width, height: 900 }, colorScheme });
+      const page = await chromium.newPage({ viewport: { width, height: 900 }, colorScheme });
       await page.addInitScript(HELPERS);
       await page.goto(chromium.url().replace('index.html', `embed.html?figure=${figure}${STATE}`));
       await poll(() => page.evaluate(FIGURES[figure].drawn), {

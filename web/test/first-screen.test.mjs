@@ -17,7 +17,7 @@ const saved = JSON.parse(
 const WAIT = { timeout: 20000 };
 
 async function open(hash = '', viewport = { width: 1280, height: 800 }) {
-  const page = await chromium.browser().newPage({ viewport });
+  const page = await chromium.newPage({ viewport });
   const problems = await watchProblems(page);
   await page.goto(chromium.url(hash));
   await page.waitForSelector('.hero-map[data-peaks]', WAIT);

@@ -8,7 +8,7 @@ import { useChromium, watchProblems } from './chromium.mjs';
 const chromium = useChromium();
 
 async function open(viewport) {
-  const page = await chromium.browser().newPage({ viewport });
+  const page = await chromium.newPage({ viewport });
   const problems = await watchProblems(page);
   await page.goto(chromium.url());
   await page.waitForSelector('#map-table table', { timeout: 30000 });

@@ -5,15 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 
 const chromium = useChromium();
-const browserOf = chromium.browser;
 
 const url = chromium.url;
 
 async function openPage(hash = '') {
-  const page = await browserOf().newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1100, height: 900 } });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());

@@ -106,9 +106,10 @@ function outputsWithRelaxedSimd() {
     {
       encoding: 'utf8',
       maxBuffer: 64 << 20,
+      timeout: 300_000, // a child that hangs fails this test
     },
   );
-  assert.equal(child.status, 0, `child node failed: ${child.stderr}`);
+  assert.equal(child.status, 0, `child node failed: ${child.error?.message ?? child.stderr}`);
   return JSON.parse(child.stdout);
 }
 

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium, watchProblems } from './chromium.mjs';
 import { loadCores } from './cores.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 import { DEFAULT_STATE } from '../src/state.js';
 import { rowAverages } from '../src/lib/map-statistics.js';
 import { EXPERIMENT_TITLES } from './experiment-titles.mjs';
@@ -19,7 +19,7 @@ async function open(
   hash = '',
   { width = 1280, height = 800, reducedMotion = 'no-preference' } = {},
 ) {
-  const page = await chromium.browser().newPage({ viewport: { width, height }, reducedMotion });
+  const page = await chromium.newPage({ viewport: { width, height }, reducedMotion });
   const problems = await watchProblems(page);
   await page.goto(chromium.url(hash));
   await page.waitForSelector('#map-table table');
@@ -227,7 +227,7 @@ describe('a large map painted in the worker', () => {
 
   // The map and the first screen's map as drawn, once a 1,000-token text was typed in.
   async function drawn(hash, { refuseWorkers }) {
-    const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chromium.newPage({ viewport: { width: 1280, height: 800 } });
     const problems = await watchProblems(page);
     if (refuseWorkers)
       await page.route('**/index.html', async (route) => {

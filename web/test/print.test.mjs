@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { useChromium, watchProblems } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 
 const chromium = useChromium();
 const STATE = '#text=Print%20me%2C%20please&d=16&seed=5';
@@ -65,7 +65,7 @@ function screenFacts() {
 }
 
 async function printedPage() {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   await page.goto(chromium.url(STATE));
   await page.waitForSelector('#map-table table');

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { loadCores } from './cores.mjs';
 import { createChecks, parseHash } from '../src/state.js';
 import { useChromium, watchProblems } from './chromium.mjs';
-import { poll } from './engines/page.mjs';
+import { poll } from './waits.mjs';
 
 const chromium = useChromium();
 const { core } = await loadCores();
@@ -109,7 +109,7 @@ function applyInPage(changes) {
 }
 
 async function openPage(hash = '') {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   await page.goto(chromium.url(hash));
   await poll(() => page.$('#map-table table'), { message: 'the map never drew its numbers table' });

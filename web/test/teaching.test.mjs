@@ -14,7 +14,7 @@ const chromium = useChromium();
 const fixture = (name) => JSON.parse(readFileSync(new URL(`tests/fixtures/${name}`, root), 'utf8'));
 
 async function open(hash = '', { width = 1280, height = 800, touch = false } = {}) {
-  const page = await chromium.browser().newPage({
+  const page = await chromium.newPage({
     viewport: { width, height },
     hasTouch: touch,
     isMobile: touch,

@@ -34,6 +34,7 @@ const root = new URL('../../', import.meta.url);
 const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
 const STEPS = 3;
 const RELAXED_STEPS = 50;
+const CHILD_LIMIT_MS = 300_000; // a native run or child node that hangs fails its test
 const RELAXED_RUNS = [
   ...['sqrt', 'none', 'd', 'nohead'].map((config) => ({ d: 16, config })),
   ...['sqrt', 'd', 'nohead'].map((config) => ({ d: 64, config })),
@@ -63,7 +64,7 @@ function nativeTable({ steps, widths, file }) {
       '--corpus',
       new URL('data/tinyshakespeare.txt', root).pathname,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', timeout: CHILD_LIMIT_MS },
   );
   const [header, ...lines] = readFileSync(join(out, file), 'utf8').trim().split('\n');
   const names = header.split(',');
@@ -118,9 +119,9 @@ function lossesWithRelaxedSimd() {
   const child = spawnSync(
     process.execPath,
     [RELAXED_FLAG, fileURLToPath(import.meta.url), '--relaxed-losses'],
-    { encoding: 'utf8', maxBuffer: 64 << 20 },
+    { encoding: 'utf8', maxBuffer: 64 << 20, timeout: CHILD_LIMIT_MS },
   );
-  assert.equal(child.status, 0, `child node failed: ${child.stderr}`);
+  assert.equal(child.status, 0, `child node failed: ${child.error?.message ?? child.stderr}`);
   return JSON.parse(child.stdout);
 }
 

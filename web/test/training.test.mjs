@@ -10,7 +10,7 @@ import { useChromium, watchProblems } from './chromium.mjs';
 const chromium = useChromium();
 
 test('the page trains four models off the main thread, their losses fall and each writes', async () => {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   await page.addInitScript(() => {
     window.longestTask = 0;
@@ -102,7 +102,7 @@ test('the page trains four models off the main thread, their losses fall and eac
 // Each run lives in one worker: when one of them dies mid-training, the page says so and
 // restarts it, that run says it was lost with it, and the other three train to the end.
 test('a learning worker that dies mid-training loses its run only, and says so', async () => {
-  const page = await chromium.browser().newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = await watchProblems(page);
   try {
     await page.goto(chromium.url());

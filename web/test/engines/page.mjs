@@ -9,12 +9,12 @@
 //                                    CSP violations, from the engine's log API where it has one
 //                                    and from probe.js (installed in the page) everywhere
 //   screenshot(path), close()
-// An engine supplies a transport: { evaluateExpression(source), nativeProblems, screenshot,
-// close }, where evaluateExpression evaluates a JavaScript expression (awaiting a promise) in
-// the page through the automation protocol, which the page's CSP does not govern.
+// An engine supplies a transport: { name, evaluateExpression(source), nativeProblems,
+// screenshot, close }, where evaluateExpression evaluates a JavaScript expression (awaiting a
+// promise) in the page through the automation protocol, which the page's CSP does not govern.
+// Every call into the page is bounded (../waits.mjs) and a time-out names the call and engine.
 import { writeFileSync } from 'node:fs';
-
-const POLL_MS = 50;
+import { callText, poll, within } from '../waits.mjs';
 
 // DOM actions, run inside the page. Each fires the events a person's input would.
 function clickInPage(target) {
@@ -45,20 +45,6 @@ function setCheckedInPage(selector, on) {
   return '';
 }
 
-// Calls `check` (async) until it returns a truthy value, which it returns; after `timeout` ms
-// fails with `message` and the last value seen, so a failed wait reads as an assertion.
-export async function poll(check, { timeout = 10_000, message }) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const last = await check();
-    if (last) return last;
-    if (Date.now() > deadline) {
-      throw new Error(`${message} (after ${timeout} ms; last saw ${JSON.stringify(last)})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
 // Playwright's and Puppeteer's pages report console errors and uncaught errors the same way.
 export function collectProblems(page) {
   const problems = [];
@@ -70,8 +56,9 @@ export function collectProblems(page) {
 }
 
 // The transport makePage needs, for a Playwright or Puppeteer page.
-export function driverTransport(page, nativeProblems) {
+export function driverTransport(name, page, nativeProblems) {
   return {
+    name,
     evaluateExpression: (source) => page.evaluate(source),
     nativeProblems,
     screenshot: () => page.screenshot({ fullPage: true }),
@@ -81,7 +68,10 @@ export function driverTransport(page, nativeProblems) {
 
 export function makePage(transport) {
   const evaluate = (fn, ...args) =>
-    transport.evaluateExpression(`(${fn})(...${JSON.stringify(args)})`);
+    within(
+      transport.evaluateExpression(`(${fn})(...${JSON.stringify(args)})`),
+      `${callText('evaluate', [fn, ...args])} in ${transport.name}`,
+    );
   const act = async (fn, ...args) => {
     const failure = await evaluate(fn, ...args);
     if (failure) throw new Error(failure);
@@ -98,8 +88,11 @@ export function makePage(transport) {
       return [...transport.nativeProblems, ...inPage];
     },
     async screenshot(path) {
-      writeFileSync(path, await transport.screenshot());
+      writeFileSync(
+        path,
+        await within(transport.screenshot(), `a screenshot in ${transport.name}`),
+      );
     },
-    close: () => transport.close(),
+    close: () => within(transport.close(), `${transport.name} to close the page`),
   };
 }

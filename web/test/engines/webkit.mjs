@@ -7,15 +7,18 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { waited, within } from '../waits.mjs';
 import { makePage } from './page.mjs';
 
 const DRIVER = process.env.WEBKIT_WEBDRIVER || '/usr/bin/WebKitWebDriver';
 const MINI_BROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const NARROWEST_WINDOW = 447;
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'; // the W3C name of an element reference
-// A refused --headless or a wrong binary makes the session request hang rather than fail.
+// A refused --headless or a wrong binary makes the session request hang rather than fail: every
+// request to the driver has a time limit, and one that runs out names the command.
 const SESSION_TIMEOUT_MS = 30_000;
 const COMMAND_TIMEOUT_MS = 60_000;
+const XVFB_TIMEOUT_MS = 10_000;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -28,7 +31,7 @@ function freePort() {
 }
 
 // Xvfb picks a free display and writes its number to file descriptor 3.
-function startXvfb() {
+async function startXvfb() {
   const xvfb = spawn(
     'Xvfb',
     ['-displayfd', '3', '-screen', '0', '1920x1200x24', '-nolisten', 'tcp'],
@@ -36,27 +39,39 @@ function startXvfb() {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     },
   );
-  return new Promise((resolve, reject) => {
+  const display = new Promise((resolve, reject) => {
     let output = '';
     xvfb.stdio[3].on('data', (chunk) => {
       output += chunk;
-      if (output.includes('\n')) resolve({ xvfb, display: `:${output.trim()}` });
+      if (output.includes('\n')) resolve(`:${output.trim()}`);
     });
     xvfb.on('error', (error) => reject(new Error(`Xvfb did not start: ${error.message}`)));
     xvfb.on('exit', (code) => reject(new Error(`Xvfb exited with code ${code}`)));
   });
+  try {
+    return { xvfb, display: await within(display, 'Xvfb to name its display', XVFB_TIMEOUT_MS) };
+  } catch (error) {
+    xvfb.kill();
+    throw error;
+  }
 }
 
+// One W3C WebDriver request; the time limit covers the answer's body as well.
 async function webDriver(base, method, path, body, timeout = COMMAND_TIMEOUT_MS) {
-  const response = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeout),
-  });
-  const { value } = await response.json();
-  if (!response.ok) throw new Error(`WebKitWebDriver ${method} ${path}: ${value.message}`);
-  return value;
+  try {
+    const response = await fetch(base + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeout),
+    });
+    const { value } = await response.json();
+    if (!response.ok) throw new Error(`WebKitWebDriver ${method} ${path}: ${value.message}`);
+    return value;
+  } catch (error) {
+    if (error.name !== 'TimeoutError') throw error;
+    throw new Error(waited(timeout, `WebKitWebDriver to answer ${method} ${path}`));
+  }
 }
 
 async function waitForDriver(base) {
@@ -89,10 +104,15 @@ export async function launch() {
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
+  // Xvfb and the driver must not outlive this process, also when the test runner ends it at
+  // its time limit (with SIGTERM, which otherwise skips 'exit').
+  const exitOnTerm = () => process.exit(143);
   const stop = () => {
     driver.kill();
     xvfb.kill();
+    process.off('exit', stop).off('SIGTERM', exitOnTerm);
   };
+  process.once('exit', stop).once('SIGTERM', exitOnTerm);
   let session;
   try {
     await waitForDriver(base);
@@ -166,6 +186,7 @@ export async function launch() {
         await command('POST', '/frame', { id: { [ELEMENT]: iframe[ELEMENT] } });
       }
       return makePage({
+        name: 'webkit',
         evaluateExpression,
         nativeProblems: [],
         screenshot: async () => Buffer.from(await command('GET', '/screenshot'), 'base64'),
