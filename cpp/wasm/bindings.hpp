@@ -80,7 +80,7 @@ inline Matrix matrix_from(const val& array, double rows, double cols, const char
     const int r = checked_int(rows, (std::string(name) + " rows").c_str(), 0, 1 << 30);
     const int c = checked_int(cols, (std::string(name) + " columns").c_str(), 0, 1 << 30);
     const auto count = array["length"].as<std::size_t>();
-    if (count != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
+    if (count != Matrix::element_count(r, c))
         throw std::invalid_argument(std::string(name) + " has " + std::to_string(count) + " values; shape (" +
                                     std::to_string(r) + ", " + std::to_string(c) + ") needs " +
                                     std::to_string(r * c));
