@@ -90,12 +90,6 @@ Session& session_named(const std::string& name) {
     return found->second;
 }
 
-OptimizerKind parse_optimizer(const std::string& name) {
-    if (name == "adam") return OptimizerKind::adam;
-    if (name == "sgd") return OptimizerKind::sgd;
-    throw std::invalid_argument("optimizer \"" + name + "\" is not one of adam, sgd");
-}
-
 val character_list(const std::vector<std::string>& characters) {
     val list = val::array();
     for (const std::string& c : characters) list.call<void>("push", c);
