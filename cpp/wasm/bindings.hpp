@@ -3,10 +3,11 @@
 // numbers from JavaScript, typed arrays in and out, the names the page uses for scales and
 // details, and errors returned as { error } instead of thrown across the boundary.
 //
-// Every function that takes more than a couple of arguments takes one request object and reads
-// its fields by name (web/src/core.js fills in the defaults), and returns a fresh plain object
-// whose arrays are copies out of wasm memory: JS never holds a view into the heap, which would
-// die when memory grows, and never owns a handle it must .delete(). A refusal comes back as
+// Every function takes one request object (or nothing) and reads its fields by name
+// (web/src/core.js fills in the defaults; web/test/boundary.test.mjs holds every export to
+// this), and returns a fresh plain object whose arrays are copies out of wasm memory: JS never
+// holds a view into the heap, which would die when memory grows, and never owns a handle it
+// must .delete(). A refusal comes back as
 // { error: { message, field } }, field naming the request field at fault ("text", "scale", …;
 // null when no one field is), so the page puts the message beside that field's control;
 // web/src/core.js turns it into a thrown Error carrying .field. Numbers a person types (d, seed,

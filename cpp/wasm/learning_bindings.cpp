@@ -165,14 +165,18 @@ val training_start_js(val request) {
     });
 }
 
-// `count` steps; a step whose loss or gradients are not finite ends the run (it is removed, and
-// the error says at which step), so no NaN ever reaches the page. With measure false, the
-// held-out windows and the probe are not measured (the result then has no heldOutLoss,
-// meanEntropy, meanPeak or weights): the page measures every few calls, not every call.
-val training_steps_js(std::string name, double count, bool measure) {
+// { name, count, measure }: `count` steps; a step whose loss or gradients are not finite ends
+// the run (it is removed, and the error says at which step), so no NaN ever reaches the page.
+// With measure false, the held-out windows and the probe are not measured (the result then has
+// no heldOutLoss, meanEntropy, meanPeak or weights): the page measures every few calls, not
+// every call.
+val training_steps_js(val request) {
     return guarded([&] {
-        Session& session = session_named(name);
-        const int steps = checked_int(count, "count", 1, kMaxStepsPerCall);
+        require_request(request, "trainingSteps");
+        const std::string name = string_field(request, "name");
+        Session& session = in_field("name", [&]() -> Session& { return session_named(name); });
+        const int steps = int_field(request, "count", 1, kMaxStepsPerCall);
+        const bool measure = bool_field(request, "measure");
         std::vector<float> losses, query_norms, key_norms;
         try {
             for (int s = 0; s < steps; ++s) {
@@ -221,10 +225,14 @@ val training_sample_js(val request) {
     });
 }
 
-val training_stop_js(std::string name) {
-    val result = val::object();
-    result.set("stopped", sessions().erase(name) > 0);
-    return result;
+// { name }: frees the run; stopped says whether there was one.
+val training_stop_js(val request) {
+    return guarded([&] {
+        require_request(request, "trainingStop");
+        val result = val::object();
+        result.set("stopped", sessions().erase(string_field(request, "name")) > 0);
+        return result;
+    });
 }
 
 }  // namespace

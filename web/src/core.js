@@ -150,13 +150,15 @@ export function wrap(module, { learning = () => null } = {}) {
     ...mapMethods(module, learning),
     ...studyMethods(module),
 
-    // What torch.manual_seed(seed); torch.randn(count) gives.
-    randn: (seed, count) => unwrap(module.randn(seed, [count])).draws[0],
+    // What torch.manual_seed(seed); torch.randn(count) gives ({ seed, count }).
+    randn: ({ seed, count }) => unwrap(module.randn({ seed, counts: [count] })).draws[0],
 
-    // torch.manual_seed(seed), then one torch.randn per count: the stream continues.
-    randnSequence: (seed, counts) => unwrap(module.randn(seed, counts)).draws,
+    // torch.manual_seed(seed), then one torch.randn per count: the stream continues
+    // ({ seed, counts }).
+    randnSequence: (request) => unwrap(module.randn(request)).draws,
 
-    // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
-    equivalence: (causal, torchOutput) => unwrap(module.equivalence(causal, torchOutput)),
+    // The tutorial's equivalence check ({ causal, torchOutput }); torchOutput is PyTorch's
+    // (2, 16, 32) output.
+    equivalence: (request) => unwrap(module.equivalence(request)),
   };
 }

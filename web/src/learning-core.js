@@ -73,9 +73,8 @@ function learningMethods(module) {
     // `count` more steps: { step, losses, queryGradientNorms, keyGradientNorms } (one per step)
     // and, when measure is true, the measurements after them, as trainingStart returns. A
     // diverged run is removed and throws.
-    trainingSteps({ name, count = 10, measure = true }) {
-      return unwrap(module.trainingSteps(name, count, measure));
-    },
+    trainingSteps: (request) =>
+      unwrap(module.trainingSteps(withDefaults({ count: 10, measure: true }, request))),
 
     // { step, text }: `length` characters the run's model writes after its text's first
     // character (included in text), drawn with `seed`: the same seed at every step, so the
@@ -84,9 +83,7 @@ function learningMethods(module) {
       unwrap(module.trainingSample(withDefaults({ length: 80, seed: 0 }, request))),
 
     // Frees the run; { stopped } says whether there was one.
-    trainingStop({ name }) {
-      return module.trainingStop(name);
-    },
+    trainingStop: (request) => unwrap(module.trainingStop(request)),
   };
 }
 
