@@ -58,16 +58,20 @@ function copyingMap(learning, text, layer, detail) {
   return core.copyingHeadMap({ text, layer, detail });
 }
 
-// The formula, the fused kernel and one cell's score: q, k: (T, d) and v: (T, dV) row-major
-// Float32Arrays; scale: { mode, factor } (lib/scale.js), 1/√d unless given.
+// A head's request ({ q, k, v, T, d, dV, scale, causal }: q, k (T, d) and v (T, dV) row-major
+// Float32Arrays) with its defaults filled in: dV = d, the 1/√d scale, causal. The learning
+// module's backward pass takes the same request.
+export function headRequest(request) {
+  return withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
+}
+
+// The formula, the fused kernel and one cell's score; scale: { mode, factor } (lib/scale.js).
 function headMethods(module) {
-  const head = (request) =>
-    withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
   return {
     // Every intermediate, and the factor applied (scaleFactor).
-    formula: (request) => unwrap(module.formula(head(request))),
+    formula: (request) => unwrap(module.formula(headRequest(request))),
     // The fused kernel: output only, no T×T matrix.
-    fused: (request) => unwrap(module.fused(head(request))).output,
+    fused: (request) => unwrap(module.fused(headRequest(request))).output,
     // One cell's q·k and its scaled score, by the formula's float32 operations: query and key
     // are two rows of length d (Float32Array); returns { raw, scaled }.
     scoreOf: (request) => unwrap(module.scoreOf(withDefaults({ scale: STANDARD_SCALE }, request))),

@@ -1,7 +1,7 @@
 // The learning section's core (attention-learning.js, cpp/wasm/learning_bindings.cpp) as a small
 // promise-free JavaScript API, in the manner of core.js: the head's backward pass, the training
 // runs of section 6 and the trained head's map. The page loads it on first use (learning.js).
-import { startModule, unwrap, withDefaults } from './core.js';
+import { headRequest, startModule, unwrap, withDefaults } from './core.js';
 import { STANDARD_SCALE } from './lib/scale.js';
 
 // options.learnedHead: () => the trained head (learned-head.js), for learnedHeadMap, and
@@ -52,8 +52,7 @@ function learningMethods(module) {
     // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
     // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor }, as in core.js.
     attentionBackward(request) {
-      const filled = withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
-      const { dq, dk, dv } = unwrap(module.attentionBackward(filled));
+      const { dq, dk, dv } = unwrap(module.attentionBackward(headRequest(request)));
       return { dq, dk, dv };
     },
 

@@ -25,12 +25,11 @@ import {
 } from '../../src/figures/attention-map/learned-note.js';
 import { decodeFloat16Base64, LEARNED_HEAD } from '../../src/learned-head.js';
 import { DEFAULT_STATE, withLearnedHead } from '../../src/state.js';
-import { NOTE_SENTENCES, NOTE_WORDS, sentences, words } from './prose.mjs';
+import { noteOverBudget } from '../../../scripts/prose.mjs';
 
-// A live note keeps to its budget: at most 45 words in at most two sentences.
+// A live note keeps to its budget (scripts/prose.mjs: its words and sentences).
 function assertBudget(text, what) {
-  assert.ok(words(text) <= NOTE_WORDS, `${what}: ${words(text)} words: ${text}`);
-  assert.ok(sentences(text) <= NOTE_SENTENCES, `${what}: ${sentences(text)} sentences: ${text}`);
+  assert.deepEqual(noteOverBudget(text), [], `${what}: ${text}`);
 }
 
 // Two tokens, causal: row 0 sees only itself; row 1 splits 0.25 / 0.75.
