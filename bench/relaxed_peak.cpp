@@ -1,7 +1,7 @@
 // relaxed_peak.cpp: the relaxed-SIMD peak multiply-add rate (see multiply_add_peak.hpp), the
 // denominator of the browser kernel's "% peak" when it runs the relaxed-SIMD module. Built like
 // that module (clang-19, -mrelaxed-simd, no libc; scripts/bench.sh makes
-// build/bench/relaxed-peak.wasm). It has no clock, so bench/relaxed-peak.mjs times each export:
+// build/bench/relaxed-peak.wasm). It has no clock, so bench/kernel-page.mjs times each export:
 // chainsN(iterations, seed) runs N independent chains of f32x4.relaxed_madd.
 #include "multiply_add_peak.hpp"
 

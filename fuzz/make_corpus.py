@@ -5,8 +5,8 @@ corpus/ holds one small seed per interesting path of fuzz_attention; regressions
 input per bug the fuzzer found, named after the bug (see docs/fuzzing.md). scripts/fuzz.sh
 runs both: a regression that fails again fails the run.
 
-The byte layout is the one fuzz/fuzz_input.hpp and fuzz/fuzz_attention.cpp read, front to
-back (missing bytes read as 0). libFuzzer mutates these seeds; they only need to reach each
+The byte layout is the one fuzz/fuzz_input.hpp and the targets in fuzz/targets/ read, front
+to back (missing bytes read as 0); the first byte picks the target (fuzz/fuzz_attention.cpp). libFuzzer mutates these seeds; they only need to reach each
 entry point with plausible arguments, so that coverage starts high. Run it again after
 changing the layout: `python3 fuzz/make_corpus.py`. Standard library only.
 """

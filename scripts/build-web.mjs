@@ -1,6 +1,6 @@
 // Builds the page into dist/: index.html, app.js (the first screen, the map and the sections
-// before it), later-figures.js (the later sections' figures with Chart.js, tree-shaken, loaded
-// as they come near: web/src/later-figures.js), app.css,
+// before it), later-figures.js (the later sections' figures with Chart.js, tree-shaken, loaded as
+// they come near: web/src/later-figures.js lists them), app.css,
 // attention-core.js (the page's wasm module from scripts/build-wasm.sh), copying-head.js and
 // trained-head.js (the saved models' weights), learning.js (the
 // learning section's wasm module and data, loaded on first use: web/src/learning.js) and

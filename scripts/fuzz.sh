@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds fuzz_attention (libFuzzer + ASan + UBSan, clang 14) and fuzzes the core for N seconds.
 # Usage: scripts/fuzz.sh [seconds, default 30] [extra libFuzzer flags...]
+# With ATTENTION_WERROR=ON in the environment (npm test sets it) any compiler warning fails the build.
 #
 # The committed seeds (fuzz/corpus) are copied into build/fuzz/corpus, which libFuzzer grows;
 # the committed folders are never written. Every input in fuzz/regressions (one per bug found
@@ -19,7 +20,7 @@ if [ "$(uname)" = Linux ] && [ ! -e "$runtime" ]; then
   exit 1
 fi
 
-cmake --preset fuzz >/dev/null
+cmake --preset fuzz -DATTENTION_WERROR="${ATTENTION_WERROR:-OFF}" >/dev/null
 cmake --build --preset fuzz -j "$(nproc)"
 
 work=build/fuzz

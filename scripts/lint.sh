@@ -2,8 +2,9 @@
 # The layout and lint checks `npm test` runs first: Biome for JavaScript, CSS and JSON,
 # clang-format for C++, no function over 80 lines (scripts/function-length.mjs: web/src, cpp,
 # fuzz), no figure importing another (scripts/figure-imports.mjs), tests mirroring sources
-# with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links and cited
-# doc headings that exist, with no issue numbers (scripts/check-docs.mjs). Fails on any finding.
+# with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links, cited doc
+# headings and paths named in comments and docs that exist, with no issue numbers
+# (scripts/check-docs.mjs). Fails on any finding.
 # `npm run format` rewrites the layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -24,21 +24,24 @@ function sectionRows(html) {
   });
 }
 
+// What puts a live note over its budget ([] when it keeps to it). The unit tests hold every
+// note a figure's model can write to this too, so the budget and the counting live here only.
+export function noteOverBudget(text) {
+  const count = words(text).length;
+  const stops = sentences(text);
+  return [
+    ...(count > MAX_NOTE_WORDS ? [`${count} words`] : []),
+    ...(stops > MAX_NOTE_SENTENCES ? [`${stops} sentences`] : []),
+  ];
+}
+
 function noteRows(notes) {
-  return notes.map(({ where, text }) => {
-    const count = words(text).length;
-    const stops = sentences(text);
-    const over = [
-      ...(count > MAX_NOTE_WORDS ? [`${count} words`] : []),
-      ...(stops > MAX_NOTE_SENTENCES ? [`${stops} sentences`] : []),
-    ];
-    return {
-      name: `note (${where}): ${text.slice(0, 50)}…`,
-      words: count,
-      grade: measure(text).grade,
-      over,
-    };
-  });
+  return notes.map(({ where, text }) => ({
+    name: `note (${where}): ${text.slice(0, 50)}…`,
+    words: words(text).length,
+    grade: measure(text).grade,
+    over: noteOverBudget(text),
+  }));
 }
 
 // The table as plain columns, or as Markdown padded the way the formatter (Biome) lays it out.

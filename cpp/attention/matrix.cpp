@@ -11,7 +11,7 @@ static std::size_t checked_element_count(int rows, int cols) {
     if (rows < 0 || cols < 0)
         throw std::invalid_argument("matrix shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
                                     ") is negative");
-    const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+    const std::size_t count = Matrix::element_count(rows, cols);
     if (count > kMaxInputElements)
         throw std::invalid_argument("matrix of shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
                                     ") has " + std::to_string(count) + " elements; the limit is " +

@@ -32,11 +32,18 @@ struct Matrix {
     Matrix(Matrix&&) noexcept = default;
     Matrix& operator=(const Matrix&) = default;
     Matrix& operator=(Matrix&&) noexcept = default;
-    // Row i as a pointer to its cols values: m.row(i)[j] reads as m_ij.
-    float* row(int i) { return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols); }
-    const float* row(int i) const {
-        return values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(cols);
+    // Where entry (row, col) of a row-major buffer with `cols` columns sits, and how many values
+    // a (rows, cols) shape has, in std::size_t: shapes are ints, and their product can pass
+    // INT_MAX. Every loop over a flat buffer, a Matrix's or not, computes its offsets here.
+    static std::size_t index(int row, int col, int cols) {
+        return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
     }
+    static std::size_t element_count(int rows, int cols) {
+        return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+    }
+    // Row i as a pointer to its cols values: m.row(i)[j] reads as m_ij.
+    float* row(int i) { return values.data() + index(i, 0, cols); }
+    const float* row(int i) const { return values.data() + index(i, 0, cols); }
     // One entry, m_ij, for code that reads single entries.
     float at(int i, int j) const { return row(i)[j]; }
     float& at(int i, int j) { return row(i)[j]; }

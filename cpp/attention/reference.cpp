@@ -10,14 +10,6 @@
 
 namespace attention {
 
-namespace {
-
-std::size_t index(int row, int col, int cols) {
-    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
-}
-
-}  // namespace
-
 ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Scale scale, bool causal) {
     const double factor = validate_inputs(q, k, v, scale);
     const int T = q.rows, d = q.cols, d_v = v.cols;
@@ -26,11 +18,11 @@ ReferenceF64 reference_f64(const Matrix& q, const Matrix& k, const Matrix& v, Sc
     ReferenceF64 result;
     result.T = T;
     result.d_v = d_v;
-    result.weights.assign(static_cast<std::size_t>(T) * static_cast<std::size_t>(T), 0.0);
-    result.output.assign(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
+    result.weights.assign(Matrix::element_count(T, T), 0.0);
+    result.output.assign(Matrix::element_count(T, d_v), 0.0);
     for (int i = 0; i < T; ++i) {
-        double* row = &result.weights[index(i, 0, T)];
-        double* out_i = &result.output[index(i, 0, d_v)];
+        double* row = &result.weights[Matrix::index(i, 0, T)];
+        double* out_i = &result.output[Matrix::index(i, 0, d_v)];
         const float* q_i = q.row(i);
         double row_max = -std::numeric_limits<double>::infinity();
         for (int j = 0; j < T; ++j) {

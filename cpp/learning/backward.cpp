@@ -16,10 +16,6 @@ namespace attention {
 
 namespace {
 
-std::size_t index(int row, int col, int cols) {
-    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
-}
-
 std::string shape_text(int rows, int cols) {
     return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
@@ -44,7 +40,7 @@ struct Extents {
           column_end(static_cast<std::size_t>(T), 0) {
         for (int i = 0; i < T; ++i)
             for (int j = 0; j < T; ++j)
-                if (weights[index(i, j, T)] != Real(0)) {
+                if (weights[Matrix::index(i, j, T)] != Real(0)) {
                     const auto row = static_cast<std::size_t>(i), column = static_cast<std::size_t>(j);
                     row_begin[row] = std::min(row_begin[row], j);
                     row_end[row] = j + 1;
@@ -86,9 +82,9 @@ void gradients(const Real* q, const Real* k, const Real* v, const Real* weights,
                                        return Range{0, d_v, first, last};
                                    });
     // 2. dW = dO·Vᵀ, for the keys each query saw.
-    std::vector<Real> v_transposed(static_cast<std::size_t>(d_v) * static_cast<std::size_t>(T));
+    std::vector<Real> v_transposed(Matrix::element_count(d_v, T));
     products::transpose(v_transposed.data(), v, T, d_v);
-    std::vector<Real> d_scores(static_cast<std::size_t>(T) * static_cast<std::size_t>(T), Real(0));
+    std::vector<Real> d_scores(Matrix::element_count(T, T), Real(0));
     products::add_product_anywhere(
         Product<Real>{d_scores.data(), T, d_output, d_v, 1, v_transposed.data(), T}, T,
         [&](int i, int rows) noexcept {
@@ -99,8 +95,8 @@ void gradients(const Real* q, const Real* k, const Real* v, const Real* weights,
     //    scale. A weight that underflowed to 0 (a saturated row) passes no gradient, exactly as
     //    in the forward; outside a row's extent dS stays 0.
     for (int i = 0; i < T; ++i) {
-        const Real* w_row = &weights[index(i, 0, T)];
-        Real* d_score_row = &d_scores[index(i, 0, T)];
+        const Real* w_row = &weights[Matrix::index(i, 0, T)];
+        Real* d_score_row = &d_scores[Matrix::index(i, 0, T)];
         const int first = extents.row_begin[static_cast<std::size_t>(i)];
         const int last = extents.row_end[static_cast<std::size_t>(i)];
         Real weighted_mean = 0;
@@ -173,14 +169,14 @@ AttentionGradientsF64 backward_f64(const Matrix& q, const Matrix& k, const Matri
 }
 
 Matrix rows_of(const Matrix& m, int first, int count) {
-    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols));
+    const auto begin = m.values.begin() + static_cast<std::ptrdiff_t>(Matrix::index(first, 0, m.cols));
     return Matrix(count, m.cols,
                   std::vector<float>(begin, begin + static_cast<std::ptrdiff_t>(count) * m.cols));
 }
 
 void set_rows(Matrix& m, int first, const Matrix& block) {
     std::copy(block.values.begin(), block.values.end(),
-              m.values.begin() + static_cast<std::ptrdiff_t>(index(first, 0, m.cols)));
+              m.values.begin() + static_cast<std::ptrdiff_t>(Matrix::index(first, 0, m.cols)));
 }
 
 }  // namespace attention

@@ -26,10 +26,6 @@ namespace attention {
 
 namespace {
 
-std::size_t index(int row, int col, int cols) {
-    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
-}
-
 // out (n, m) = a (n, k) · b (k, m); each sum runs over k in order (cpp/attention/kernel/products.hpp).
 Matrix multiply(const Matrix& a, const Matrix& b) {
     Matrix out(a.rows, b.cols);
@@ -72,10 +68,10 @@ void require_parameter_shapes(const ModelConfig& config, const Parameters& p) {
 
 // Input ids of window b, position t (the last token of a window is only ever a target).
 int input_token(const Batch& batch, int b, int t) {
-    return batch.tokens[index(b, t, batch.context + 1)];
+    return batch.tokens[Matrix::index(b, t, batch.context + 1)];
 }
 int target_token(const Batch& batch, int b, int t) {
-    return batch.tokens[index(b, t + 1, batch.context + 1)];
+    return batch.tokens[Matrix::index(b, t + 1, batch.context + 1)];
 }
 
 // x (B·T, d) = E[token] + P[position].
@@ -84,9 +80,9 @@ Matrix embed(const Parameters& p, const Batch& batch) {
     Matrix x(batch.batch * T, d);
     for (int b = 0; b < batch.batch; ++b)
         for (int t = 0; t < T; ++t) {
-            const float* e_row = &p.embedding.values[index(input_token(batch, b, t), 0, d)];
-            const float* p_row = &p.position.values[index(t, 0, d)];
-            float* x_row = &x.values[index(b * T + t, 0, d)];
+            const float* e_row = p.embedding.row(input_token(batch, b, t));
+            const float* p_row = p.position.row(t);
+            float* x_row = x.row(b * T + t);
             for (int c = 0; c < d; ++c) x_row[c] = e_row[c] + p_row[c];
         }
     return x;
@@ -133,7 +129,7 @@ WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix&
     // 4. the weighted sum of the values in double, held to ±max|v|, as formula() does it.
     const std::vector<double> weights(result.weights.values.begin(), result.weights.values.end());
     const std::vector<double> values(v.values.begin(), v.values.end());
-    std::vector<double> sum(static_cast<std::size_t>(T) * static_cast<std::size_t>(d_v), 0.0);
+    std::vector<double> sum(Matrix::element_count(T, d_v), 0.0);
     products::add_product_anywhere(
         products::Product<double>{sum.data(), d_v, weights.data(), T, 1, values.data(), d_v}, T,
         [&](int i, int rows) noexcept {
@@ -152,7 +148,7 @@ double cross_entropy(Matrix& logits, const Batch& batch, bool keep_probabilities
     const int N = logits.rows, V = logits.cols, T = batch.context;
     double total = 0;
     for (int n = 0; n < N; ++n) {
-        float* row = &logits.values[index(n, 0, V)];
+        float* row = logits.row(n);
         const int target = target_token(batch, n / T, n % T);
         // −log softmax(z)[target] = max + log Σ exp(z − max) − z[target]: the max keeps exp finite.
         float row_max = -std::numeric_limits<float>::infinity();
@@ -174,8 +170,8 @@ Matrix loss_gradient(const Matrix& probabilities, const Batch& batch) {
     const int N = probabilities.rows, V = probabilities.cols, T = batch.context;
     Matrix d_logits(N, V);
     for (int n = 0; n < N; ++n) {
-        const float* row = &probabilities.values[index(n, 0, V)];
-        float* g = &d_logits.values[index(n, 0, V)];
+        const float* row = probabilities.row(n);
+        float* g = d_logits.row(n);
         for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
         g[target_token(batch, n / T, n % T)] -= 1.0f / static_cast<float>(N);
     }
@@ -188,9 +184,9 @@ void embedding_backward(const Matrix& d_x, const Batch& batch, Parameters& g) {
     const int T = batch.context, d = d_x.cols;
     for (int b = 0; b < batch.batch; ++b)
         for (int t = 0; t < T; ++t) {
-            const float* d_x_row = &d_x.values[index(b * T + t, 0, d)];
-            float* e_row = &g.embedding.values[index(input_token(batch, b, t), 0, d)];
-            float* p_row = &g.position.values[index(t, 0, d)];
+            const float* d_x_row = d_x.row(b * T + t);
+            float* e_row = g.embedding.row(input_token(batch, b, t));
+            float* p_row = g.position.row(t);
             for (int c = 0; c < d; ++c) {
                 e_row[c] += d_x_row[c];
                 p_row[c] += d_x_row[c];

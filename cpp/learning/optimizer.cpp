@@ -4,11 +4,30 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace attention {
 
+namespace {
+
+constexpr std::pair<OptimizerKind, const char*> kNames[] = {{OptimizerKind::adam, "adam"},
+                                                            {OptimizerKind::sgd, "sgd"}};
+
+}  // namespace
+
 std::string optimizer_name(OptimizerKind kind) {
-    return kind == OptimizerKind::adam ? "adam" : "sgd";
+    for (const auto& [named, name] : kNames)
+        if (named == kind) return name;
+    throw std::invalid_argument("unknown optimizer kind");
+}
+
+OptimizerKind parse_optimizer(const std::string& name) {
+    std::string names;
+    for (const auto& [kind, known] : kNames) {
+        if (name == known) return kind;
+        names += (names.empty() ? "" : ", ") + std::string(known);
+    }
+    throw std::invalid_argument("optimizer \"" + name + "\" is not one of " + names);
 }
 
 Optimizer::Optimizer(OptimizerSettings settings) : settings_(settings) {

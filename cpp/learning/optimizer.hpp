@@ -20,7 +20,10 @@ struct OptimizerSettings {
     double epsilon = 1e-8;  // Adam only
 };
 
+// The optimizer's name as the command line and the page write it ("adam", "sgd"), and back:
+// parse_optimizer throws std::invalid_argument naming every known name for any other.
 std::string optimizer_name(OptimizerKind kind);
+OptimizerKind parse_optimizer(const std::string& name);
 
 class Optimizer {
   public:

@@ -160,7 +160,7 @@ void set_option(Options& options, const std::string& flag, const std::string& va
     else if (flag == "--lr")
         options.learning_rate = std::stod(value) > 0 ? std::stod(value) : -1;
     else if (flag == "--optimizer")
-        options.optimizer = value == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
+        options.optimizer = parse_optimizer(value);
     else if (flag == "--held-out-windows")
         options.held_out_windows = std::stoi(value);
     else if (flag == "--threads")

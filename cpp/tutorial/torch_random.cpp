@@ -262,8 +262,7 @@ std::vector<float> TorchGenerator::randn(std::size_t count) {
 }
 
 Matrix randn_matrix(TorchGenerator& generator, int rows, int cols, float multiplier) {
-    std::vector<float> values =
-        generator.randn(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+    std::vector<float> values = generator.randn(Matrix::element_count(rows, cols));
     if (multiplier != 1.0f)
         for (float& x : values) x *= multiplier;
     return Matrix(rows, cols, std::move(values));

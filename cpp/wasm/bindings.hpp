@@ -3,10 +3,11 @@
 // numbers from JavaScript, typed arrays in and out, the names the page uses for scales and
 // details, and errors returned as { error } instead of thrown across the boundary.
 //
-// Every function that takes more than a couple of arguments takes one request object and reads
-// its fields by name (web/src/core.js fills in the defaults), and returns a fresh plain object
-// whose arrays are copies out of wasm memory: JS never holds a view into the heap, which would
-// die when memory grows, and never owns a handle it must .delete(). A refusal comes back as
+// Every function takes one request object (or nothing) and reads its fields by name
+// (web/src/core.js fills in the defaults; web/test/boundary.test.mjs holds every export to
+// this), and returns a fresh plain object whose arrays are copies out of wasm memory: JS never
+// holds a view into the heap, which would die when memory grows, and never owns a handle it
+// must .delete(). A refusal comes back as
 // { error: { message, field } }, field naming the request field at fault ("text", "scale", …;
 // null when no one field is), so the page puts the message beside that field's control;
 // web/src/core.js turns it into a thrown Error carrying .field. Numbers a person types (d, seed,
@@ -80,7 +81,7 @@ inline Matrix matrix_from(const val& array, double rows, double cols, const char
     const int r = checked_int(rows, (std::string(name) + " rows").c_str(), 0, 1 << 30);
     const int c = checked_int(cols, (std::string(name) + " columns").c_str(), 0, 1 << 30);
     const auto count = array["length"].as<std::size_t>();
-    if (count != static_cast<std::size_t>(r) * static_cast<std::size_t>(c))
+    if (count != Matrix::element_count(r, c))
         throw std::invalid_argument(std::string(name) + " has " + std::to_string(count) + " values; shape (" +
                                     std::to_string(r) + ", " + std::to_string(c) + ") needs " +
                                     std::to_string(r * c));

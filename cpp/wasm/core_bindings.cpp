@@ -1,4 +1,4 @@
-// bindings.cpp: the page's core as an Emscripten module (attention-core.js), through embind:
+// core_bindings.cpp: the page's core as an Emscripten module (attention-core.js), through embind:
 // the map and what it costs, the formula and the fused kernel, one cell's score, PyTorch's
 // draws, the √d study, the equivalence check and the core's limits. The learning section's functions are a
 // second module, loaded only when a reader gets there (cpp/wasm/learning_bindings.cpp); the helpers both
@@ -95,15 +95,19 @@ val score_of_js(val request) {
     });
 }
 
-// Successive draws from one seed, as successive torch.randn calls after one manual_seed.
-val randn_js(double seed, val counts) {
+// { seed, counts }: successive draws from one seed, as successive torch.randn calls after one
+// manual_seed, one draw of each count.
+val randn_js(val request) {
     return guarded([&] {
-        TorchGenerator generator(
-            static_cast<std::uint64_t>(checked_integer(seed, "seed", 0, kMaxSafeInteger)));
+        require_request(request, "randn");
+        TorchGenerator generator(seed_field(request, "seed"));
         val draws = val::array();
-        for (double count : emscripten::convertJSArrayToNumberVector<double>(counts))
-            draws.call<void>("push", copy_out(generator.randn(static_cast<std::size_t>(
-                                         checked_integer(count, "count", 0, kMaxInputElements)))));
+        for (double count :
+             emscripten::convertJSArrayToNumberVector<double>(array_field(request, "counts"))) {
+            const auto n =
+                in_field("counts", [&] { return checked_integer(count, "count", 0, kMaxInputElements); });
+            draws.call<void>("push", copy_out(generator.randn(static_cast<std::size_t>(n))));
+        }
         val result = val::object();
         result.set("draws", draws);
         return result;
@@ -188,11 +192,17 @@ val scale_study_js(val request) {
     });
 }
 
-val equivalence_js(bool causal, val torch_output) {
+// { causal, torchOutput }: the tutorial's check for one mask setting, against PyTorch's output
+// (flat (2, 16, 32); empty to compare only the core's own kernels).
+val equivalence_js(val request) {
     return guarded([&] {
-        const EquivalenceCase check =
-            check_equivalence(tutorial_equivalence_inputs(), causal,
-                              emscripten::convertJSArrayToNumberVector<float>(torch_output));
+        require_request(request, "equivalence");
+        const bool causal = bool_field(request, "causal");
+        const std::vector<float> torch_output =
+            emscripten::convertJSArrayToNumberVector<float>(array_field(request, "torchOutput"));
+        const EquivalenceCase check = in_field("torchOutput", [&] {
+            return check_equivalence(tutorial_equivalence_inputs(), causal, torch_output);
+        });
         val result = val::object();
         result.set("causal", check.causal);
         result.set("formulaVsFused", check.formula_vs_fused);

@@ -88,12 +88,6 @@ Session& session_named(const std::string& name) {
     return found->second;
 }
 
-OptimizerKind parse_optimizer(const std::string& name) {
-    if (name == "adam") return OptimizerKind::adam;
-    if (name == "sgd") return OptimizerKind::sgd;
-    throw std::invalid_argument("optimizer \"" + name + "\" is not one of adam, sgd");
-}
-
 val character_list(const std::vector<std::string>& characters) {
     val list = val::array();
     for (const std::string& c : characters) list.call<void>("push", c);
@@ -171,14 +165,18 @@ val training_start_js(val request) {
     });
 }
 
-// `count` steps; a step whose loss or gradients are not finite ends the run (it is removed, and
-// the error says at which step), so no NaN ever reaches the page. With measure false, the
-// held-out windows and the probe are not measured (the result then has no heldOutLoss,
-// meanEntropy, meanPeak or weights): the page measures every few calls, not every call.
-val training_steps_js(std::string name, double count, bool measure) {
+// { name, count, measure }: `count` steps; a step whose loss or gradients are not finite ends
+// the run (it is removed, and the error says at which step), so no NaN ever reaches the page.
+// With measure false, the held-out windows and the probe are not measured (the result then has
+// no heldOutLoss, meanEntropy, meanPeak or weights): the page measures every few calls, not
+// every call.
+val training_steps_js(val request) {
     return guarded([&] {
-        Session& session = session_named(name);
-        const int steps = checked_int(count, "count", 1, kMaxStepsPerCall);
+        require_request(request, "trainingSteps");
+        const std::string name = string_field(request, "name");
+        Session& session = in_field("name", [&]() -> Session& { return session_named(name); });
+        const int steps = int_field(request, "count", 1, kMaxStepsPerCall);
+        const bool measure = bool_field(request, "measure");
         std::vector<float> losses, query_norms, key_norms;
         try {
             for (int s = 0; s < steps; ++s) {
@@ -227,10 +225,14 @@ val training_sample_js(val request) {
     });
 }
 
-val training_stop_js(std::string name) {
-    val result = val::object();
-    result.set("stopped", sessions().erase(name) > 0);
-    return result;
+// { name }: frees the run; stopped says whether there was one.
+val training_stop_js(val request) {
+    return guarded([&] {
+        require_request(request, "trainingStop");
+        val result = val::object();
+        result.set("stopped", sessions().erase(string_field(request, "name")) > 0);
+        return result;
+    });
 }
 
 }  // namespace

@@ -95,3 +95,69 @@ test('a reference doc over its line budget is found; at the budget it passes', (
     `docs/benchmarks.md: ${budget + 1} lines, over its budget of ${budget}`,
   ]);
 });
+
+// Paths are built from parts, so that this file itself names none.
+const path = (...parts) => parts.join('/');
+
+test('a path named in a comment or a doc that exists passes, however it is written', () => {
+  const root = tree({
+    ...GOOD,
+    [path('cpp', 'attention', 'formula.hpp')]: '',
+    [path('cpp', 'attention', 'formula.cpp')]:
+      `// See ${path('attention', 'formula.hpp')} and ./formula.hpp.\n`,
+    [path('web', 'src', 'lib', 'grid.js')]: '',
+    [path('web', 'test', 'grid.test.mjs')]:
+      `// ${path('lib', 'grid.js')}: the painter (${path('web', 'src', 'lib', 'grid.js')}).\n`,
+    'docs/more.md': `Read ${path('cpp', 'attention', 'formula.hpp')} and ${path('docs', 'guide.md')}.\n`,
+  });
+  assert.deepEqual(docFindings(root), []);
+});
+
+test('a path named in a comment or a doc that does not exist is found, and the command fails', () => {
+  const root = tree({
+    ...GOOD,
+    'cpp/kernel.cpp': `// The fast path, beside ${path('cpp', 'kernel', 'gone.hpp')}.\nint x;\n`,
+    'scripts/build.sh': `#!/bin/sh\n# writes what ${path('scripts', 'gone.mjs')} reads\n`,
+    'web/src/main.js': `/* the grid: ${path('lib', 'grid.js')} */\n// and ./gone.js\nimport './main.js';\n`,
+    [path('web', 'src', 'lib', 'format.js')]: '',
+    'docs/more.md': `The map is drawn by ${path('web', 'src', 'map.js')}.\n`,
+  });
+  assert.deepEqual(docFindings(root), [
+    `cpp/kernel.cpp: names ${path('cpp', 'kernel', 'gone.hpp')}, and ${path('cpp', 'kernel', 'gone.hpp')} does not exist`,
+    `docs/more.md: names ${path('web', 'src', 'map.js')}, and ${path('web', 'src', 'map.js')} does not exist`,
+    `scripts/build.sh: names ${path('scripts', 'gone.mjs')}, and ${path('scripts', 'gone.mjs')} does not exist`,
+    `web/src/main.js: names ./gone.js, and ${path('web', 'src', 'gone.js')} does not exist`,
+    `web/src/main.js: names ${path('lib', 'grid.js')}, and ${path('web', 'src', 'lib', 'grid.js')} does not exist`,
+  ]);
+  assert.equal(spawnSync('node', [script, root]).status, 1);
+});
+
+test('patterns, build outputs, URLs, code and words with a slash are not paths of the tree', () => {
+  const root = tree({
+    ...GOOD,
+    'cpp/kernel.cpp': [
+      `// ${path('tests', 'F', 'test_NAME.cpp')} tests ${path('cpp', 'F', 'NAME.cpp')}.`,
+      `// ${path('cpp', 'kernel', 'relaxed')}-*.js and ${path('cpp', 'kernel')}/…`,
+      `// ${path('build', 'wasm', 'attention-core.js')}, ${path('dist', 'app.js')}.`,
+      `// https://example.com/${path('cpp', 'gone.cpp')} at 3 ms/step, <${path('nlohmann', 'json.hpp')}>`,
+      `const char* where = "${path('cpp', 'gone.cpp')}";`,
+      '',
+    ].join('\n'),
+  });
+  assert.deepEqual(docFindings(root), []);
+});
+
+test('a file that opens with a file name names itself, or in a test the file it tests', () => {
+  const root = tree({
+    ...GOOD,
+    'cpp/core.cpp': '// core.cpp: the core.\n',
+    'cpp/bindings.cpp': '// glue.cpp: the glue.\n',
+    [path('web', 'src', 'lib', 'grid.js')]: '',
+    'web/test/grid.test.mjs': `// ${path('lib', 'grid.js')}: its painter.\n`,
+    'web/test/gone.test.mjs': '// gone.js: its parts.\n',
+  });
+  assert.deepEqual(docFindings(root), [
+    'cpp/bindings.cpp: opens as glue.cpp, which is neither this file nor one that exists',
+    'web/test/gone.test.mjs: opens as gone.js, which is neither this file nor one that exists',
+  ]);
+});

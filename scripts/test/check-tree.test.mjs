@@ -57,8 +57,8 @@ test('a tree that follows the rules has no finding', () => {
 test('a test without its source and a source without its test are found', () => {
   const root = tree({
     ...GOOD,
-    'tests/head/test_gone.cpp': TEST, // cpp/head/gone.cpp does not exist
-    'tests/other/test_one.cpp': TEST, // cpp/head/one.cpp does, in another folder
+    'tests/head/test_gone.cpp': TEST, // its source does not exist
+    'tests/other/test_one.cpp': TEST, // its source does, in another folder
     'cpp/head/untested.cpp': '',
   });
   assert.deepEqual(treeFindings(root, { exempt: GOOD_EXEMPT }), [

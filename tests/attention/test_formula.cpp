@@ -167,12 +167,12 @@ TEST_CASE("dot_products gives the plain triple loop's float32 sums bit for bit, 
     CAPTURE(n, m, w, lower_only);
     const Matrix a = random_matrix(n, w, 11), b = random_matrix(m, w, 12);
     const Matrix out = dot_products(a, b, lower_only);
-    std::vector<float> plain(static_cast<std::size_t>(n) * static_cast<std::size_t>(m));
+    std::vector<float> plain(Matrix::element_count(n, m));
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < m && (!lower_only || j <= i); ++j) {
             float sum = 0.0f;
             for (int c = 0; c < w; ++c) sum += a.row(i)[c] * b.row(j)[c];
-            plain[static_cast<std::size_t>(i * m + j)] = sum;
+            plain[Matrix::index(i, j, m)] = sum;
         }
     REQUIRE(out.values == plain);
 }

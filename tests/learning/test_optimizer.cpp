@@ -2,6 +2,7 @@
 // torch.optim's over the model fixture's batches (tests/fixtures/model_gradients.json).
 #include "catch.hpp"
 #include "model_fixture.hpp"
+#include "test_support.hpp"
 
 #include "learning/model.hpp"
 #include "learning/optimizer.hpp"
@@ -40,4 +41,16 @@ TEST_CASE("Adam and SGD take the steps torch.optim takes", "[model][torch][optim
         worst_difference(parameters, parameters_of(config, expected.at("parameters")));
     CAPTURE(difference, name);
     REQUIRE(difference < 1e-4);
+}
+
+TEST_CASE("an optimizer is named adam or sgd, and any other name is refused with the names",
+          "[optimizer][errors]") {
+    REQUIRE(parse_optimizer("adam") == OptimizerKind::adam);
+    REQUIRE(parse_optimizer("sgd") == OptimizerKind::sgd);
+    REQUIRE(optimizer_name(OptimizerKind::adam) == "adam");
+    REQUIRE(optimizer_name(OptimizerKind::sgd) == "sgd");
+    const std::string name = GENERATE(as<std::string>{}, "adamw", "Adam", "", "sgd ");
+    CAPTURE(name);
+    REQUIRE(test_support::invalid_argument_message([&] { parse_optimizer(name); }) ==
+            "optimizer \"" + name + "\" is not one of adam, sgd");
 }

@@ -98,25 +98,31 @@ SavedHead decode_saved_head() {
 // x = E[t] + P[i], q = x·Wq, k = x·Wk, causal softmax of q·kᵀ/√d, all in double.
 std::vector<std::vector<double>> float64_weights(const SavedHead& head, const std::vector<int>& tokens) {
     const Parameters& p = head.parameters;
-    const int T = static_cast<int>(tokens.size()), d = head.config.d;
+    const std::size_t T = tokens.size(), d = static_cast<std::size_t>(head.config.d);
     std::vector<std::vector<double>> q(T, std::vector<double>(d)), k = q, w(T, std::vector<double>(T, 0.0));
-    for (int i = 0; i < T; ++i)
-        for (int c = 0; c < d; ++c)
-            for (int r = 0; r < d; ++r) {
-                const double x = double(p.embedding.row(tokens[i])[r]) + double(p.position.row(i)[r]);
-                q[i][c] += x * p.query.row(r)[c];
-                k[i][c] += x * p.key.row(r)[c];
+    for (std::size_t i = 0; i < T; ++i) {
+        const float* embedding = p.embedding.row(tokens[i]);
+        const float* position = p.position.row(static_cast<int>(i));
+        for (std::size_t r = 0; r < d; ++r) {
+            const double x = double(embedding[r]) + double(position[r]);
+            const float* query = p.query.row(static_cast<int>(r));
+            const float* key = p.key.row(static_cast<int>(r));
+            for (std::size_t c = 0; c < d; ++c) {
+                q[i][c] += x * query[c];
+                k[i][c] += x * key[c];
             }
-    for (int i = 0; i < T; ++i) {
+        }
+    }
+    for (std::size_t i = 0; i < T; ++i) {
         double top = -1e300, sum = 0;
-        for (int j = 0; j <= i; ++j) {
+        for (std::size_t j = 0; j <= i; ++j) {
             double s = 0;
-            for (int c = 0; c < d; ++c) s += q[i][c] * k[j][c];
+            for (std::size_t c = 0; c < d; ++c) s += q[i][c] * k[j][c];
             w[i][j] = s / std::sqrt(double(d));
             top = std::max(top, w[i][j]);
         }
-        for (int j = 0; j <= i; ++j) sum += (w[i][j] = std::exp(w[i][j] - top));
-        for (int j = 0; j <= i; ++j) w[i][j] /= sum;
+        for (std::size_t j = 0; j <= i; ++j) sum += (w[i][j] = std::exp(w[i][j] - top));
+        for (std::size_t j = 0; j <= i; ++j) w[i][j] /= sum;
     }
     return w;
 }
@@ -131,11 +137,13 @@ TEST_CASE("the trained head's map weights equal a float64 computation from the s
     CAPTURE(text);
     const Matrix weights = trained_head_weights(head.config, head.parameters, head.vocabulary, text);
     const std::vector<std::vector<double>> expected = float64_weights(head, head.vocabulary.encode(text));
-    REQUIRE(weights.rows == static_cast<int>(expected.size()));
-    for (int i = 0; i < weights.rows; ++i)
-        for (int j = 0; j < weights.cols; ++j) {
+    const std::size_t T = expected.size();
+    REQUIRE(weights.rows == static_cast<int>(T));
+    REQUIRE(weights.values.size() == T * T);
+    for (std::size_t i = 0; i < T; ++i)
+        for (std::size_t j = 0; j < T; ++j) {
             CAPTURE(i, j);
-            REQUIRE_THAT(weights.row(i)[j], Catch::Matchers::WithinAbs(expected[i][j], 1e-5));
+            REQUIRE_THAT(weights.values[i * T + j], Catch::Matchers::WithinAbs(expected[i][j], 1e-5));
         }
 }
 
@@ -254,8 +262,9 @@ TEST_CASE("the saved peak census is what an independent float64 count of the hel
     std::map<std::string, int> counts;
     double previous_weight = 0;
     int rows = 0;
+    const auto length = static_cast<std::size_t>(T);
     for (int b = 0; b < windows; ++b) {  // windows of T + 1 laid end to end, the first T read
-        const std::string text = corpus.substr(tail + static_cast<std::size_t>(b) * (T + 1), T);
+        const std::string text = corpus.substr(tail + static_cast<std::size_t>(b) * (length + 1), length);
         const std::vector<std::vector<double>> w = float64_weights(head, head.vocabulary.encode(text));
         for (int i = 1; i < T; ++i, ++rows) {
             ++counts[independent_peak_name(text, w[static_cast<std::size_t>(i)], i)];

@@ -54,16 +54,20 @@ function savedModelMapper(load, model) {
   };
 }
 
-// The formula, the fused kernel and one cell's score: q, k: (T, d) and v: (T, dV) row-major
-// Float32Arrays; scale: { mode, factor } (lib/scale.js), 1/√d unless given.
+// A head's request ({ q, k, v, T, d, dV, scale, causal }: q, k (T, d) and v (T, dV) row-major
+// Float32Arrays) with its defaults filled in: dV = d, the 1/√d scale, causal. The learning
+// module's backward pass takes the same request.
+export function headRequest(request) {
+  return withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
+}
+
+// The formula, the fused kernel and one cell's score; scale: { mode, factor } (lib/scale.js).
 function headMethods(module) {
-  const head = (request) =>
-    withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
   return {
     // Every intermediate, and the factor applied (scaleFactor).
-    formula: (request) => unwrap(module.formula(head(request))),
+    formula: (request) => unwrap(module.formula(headRequest(request))),
     // The fused kernel: output only, no T×T matrix.
-    fused: (request) => unwrap(module.fused(head(request))).output,
+    fused: (request) => unwrap(module.fused(headRequest(request))).output,
     // One cell's q·k and its scaled score, by the formula's float32 operations: query and key
     // are two rows of length d (Float32Array); returns { raw, scaled }.
     scoreOf: (request) => unwrap(module.scoreOf(withDefaults({ scale: STANDARD_SCALE }, request))),
@@ -161,13 +165,15 @@ export function wrap(module) {
     ...mapMethods(module),
     ...studyMethods(module),
 
-    // What torch.manual_seed(seed); torch.randn(count) gives.
-    randn: (seed, count) => unwrap(module.randn(seed, [count])).draws[0],
+    // What torch.manual_seed(seed); torch.randn(count) gives ({ seed, count }).
+    randn: ({ seed, count }) => unwrap(module.randn({ seed, counts: [count] })).draws[0],
 
-    // torch.manual_seed(seed), then one torch.randn per count: the stream continues.
-    randnSequence: (seed, counts) => unwrap(module.randn(seed, counts)).draws,
+    // torch.manual_seed(seed), then one torch.randn per count: the stream continues
+    // ({ seed, counts }).
+    randnSequence: (request) => unwrap(module.randn(request)).draws,
 
-    // The tutorial's equivalence check; torchOutput is PyTorch's (2, 16, 32) output.
-    equivalence: (causal, torchOutput) => unwrap(module.equivalence(causal, torchOutput)),
+    // The tutorial's equivalence check ({ causal, torchOutput }); torchOutput is PyTorch's
+    // (2, 16, 32) output.
+    equivalence: (request) => unwrap(module.equivalence(request)),
   };
 }

@@ -1,7 +1,7 @@
 // The learning section's core (attention-learning.js, cpp/wasm/learning_bindings.cpp) as a small
 // promise-free JavaScript API, in the manner of core.js: the head's backward pass and the training
 // runs of section 6. The page loads it on first use (learning.js).
-import { startModule, unwrap, withDefaults } from './core.js';
+import { headRequest, startModule, unwrap, withDefaults } from './core.js';
 import { STANDARD_SCALE } from './lib/scale.js';
 
 export async function loadLearningCore(factory = globalThis.AttentionLearning) {
@@ -26,8 +26,7 @@ function learningMethods(module) {
     // The head's backward pass: gradOutput (T, dV) is dLoss/dOutput; returns dLoss/dq, /dk,
     // /dv as Float32Arrays of q's, k's and v's shapes. scale: { mode, factor }, as in core.js.
     attentionBackward(request) {
-      const filled = withDefaults({ dV: request.d, scale: STANDARD_SCALE, causal: true }, request);
-      const { dq, dk, dv } = unwrap(module.attentionBackward(filled));
+      const { dq, dk, dv } = unwrap(module.attentionBackward(headRequest(request)));
       return { dq, dk, dv };
     },
 
@@ -47,9 +46,8 @@ function learningMethods(module) {
     // `count` more steps: { step, losses, queryGradientNorms, keyGradientNorms } (one per step)
     // and, when measure is true, the measurements after them, as trainingStart returns. A
     // diverged run is removed and throws.
-    trainingSteps({ name, count = 10, measure = true }) {
-      return unwrap(module.trainingSteps(name, count, measure));
-    },
+    trainingSteps: (request) =>
+      unwrap(module.trainingSteps(withDefaults({ count: 10, measure: true }, request))),
 
     // { step, text }: `length` characters the run's model writes after its text's first
     // character (included in text), drawn with `seed`: the same seed at every step, so the
@@ -58,9 +56,7 @@ function learningMethods(module) {
       unwrap(module.trainingSample(withDefaults({ length: 80, seed: 0 }, request))),
 
     // Frees the run; { stopped } says whether there was one.
-    trainingStop({ name }) {
-      return module.trainingStop(name);
-    },
+    trainingStop: (request) => unwrap(module.trainingStop(request)),
   };
 }
 

@@ -1,7 +1,7 @@
 // The copying head on the built page (dist/) in Chromium: the map's choice of either layer, its
 // link, its note against the weights the map draws (the downloaded CSV, read here), and a host
 // without learning.js. The share is recounted here by the rule of
-// cpp/learning/layered/copying_head.hpp: a row i ≥ 1 whose character came earlier points into an
+// cpp/trained/copying_head.hpp: a row i ≥ 1 whose character came earlier points into an
 // earlier copy when its largest weight (the first, on a tie) lands on a key j ≥ 1 with
 // token j − 1 equal to token i.
 import { readFileSync } from 'node:fs';

@@ -22,10 +22,7 @@ function maxDifference(a, b) {
 // (cpp/tutorial/torch_random.cpp's multiply_add), and any rounding slip there shows as a last bit.
 test('randn equals torch.randn bit for bit for every seed and shape, draw after draw', () => {
   for (const { seed, draws } of fixture('randn.json').cases) {
-    const mine = core.randnSequence(
-      seed,
-      draws.map((draw) => draw.values.length),
-    );
+    const mine = core.randnSequence({ seed, counts: draws.map((draw) => draw.values.length) });
     draws.forEach((draw, i) => {
       const torch = Float32Array.from(draw.values);
       const differing = torch.findIndex((value, j) => !Object.is(value, mine[i][j]));
@@ -41,10 +38,10 @@ test('randn equals torch.randn bit for bit for every seed and shape, draw after 
 test('the equivalence check matches PyTorch for both mask settings', () => {
   const expected = fixture('equivalence.json');
   for (const causal of [false, true]) {
-    const result = core.equivalence(
+    const result = core.equivalence({
       causal,
-      expected[causal ? 'torch_out_causal_true' : 'torch_out_causal_false'],
-    );
+      torchOutput: expected[causal ? 'torch_out_causal_true' : 'torch_out_causal_false'],
+    });
     assert.ok(result.ok, result.line);
     assert.ok(result.formulaVsTorch < 2e-6, result.line);
     assert.match(
@@ -153,9 +150,9 @@ test('scale is one { mode, factor } object for the map, the formula and the fuse
     core.attentionMap({ ...base, scale: { mode: 'custom', factor: 0.25 } }).scaleFactor,
     0.25,
   );
-  const q = core.randn(1, 8),
-    k = core.randn(2, 8),
-    v = core.randn(3, 8);
+  const q = core.randn({ seed: 1, count: 8 }),
+    k = core.randn({ seed: 2, count: 8 }),
+    v = core.randn({ seed: 3, count: 8 });
   const scale = { mode: 'custom', factor: 2 };
   const head = core.formula({ q, k, v, T: 4, d: 2, scale });
   assert.equal(head.scaleFactor, 2);
@@ -193,18 +190,18 @@ test('the scale demo reproduces the tutorial (0.88 unscaled, 0.11 scaled at d = 
 test('fused and formula agree through the bindings, and results are copies', () => {
   const T = 70,
     d = 16;
-  const q = core.randn(3, T * d),
-    k = core.randn(4, T * d),
-    v = core.randn(5, T * d);
+  const q = core.randn({ seed: 3, count: T * d }),
+    k = core.randn({ seed: 4, count: T * d }),
+    v = core.randn({ seed: 5, count: T * d });
   const head = core.formula({ q, k, v, T, d, causal: true });
   const output = core.fused({ q, k, v, T, d, causal: true });
   assert.ok(maxDifference(output, head.output) < 1e-5);
   // A later, larger call may grow wasm memory; the earlier arrays must stay intact.
   const saved = Array.from(head.weights.slice(0, 10));
   core.formula({
-    q: core.randn(6, 1024 * 64),
-    k: core.randn(7, 1024 * 64),
-    v: core.randn(8, 1024 * 64),
+    q: core.randn({ seed: 6, count: 1024 * 64 }),
+    k: core.randn({ seed: 7, count: 1024 * 64 }),
+    v: core.randn({ seed: 8, count: 1024 * 64 }),
     T: 1024,
     d: 64,
   });
@@ -259,7 +256,7 @@ test('bad input comes back as an Error carrying the core message, and the next c
       /q has 3 values/,
     ],
     [() => core.scaleStudy({ widths: [4096], T: 1024, draws: 10 }), /multiply-adds; the limit is/],
-    [() => core.randn(1.5, 3), /seed must be a whole number/],
+    [() => core.randn({ seed: 1.5, count: 3 }), /seed must be a whole number/],
   ];
   for (const [call, message] of cases) {
     assert.throws(call, (error) => error instanceof Error && message.test(error.message));

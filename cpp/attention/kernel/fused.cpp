@@ -80,14 +80,13 @@ constexpr std::size_t kKeepBytes = std::size_t{32} << 20;
 // the block's rows, so the micro-kernels read one block step as one contiguous run. The last
 // block's missing rows are 0. Written into `buffer`, which it returns.
 float* pack_in_blocks(const Matrix& m, int block, AlignedFloats& buffer) {
-    const auto size = [](int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); };
     const int rows = m.rows, d = m.cols;
-    const std::size_t floats = size(round_up(rows, block), d);
+    const std::size_t floats = Matrix::element_count(round_up(rows, block), d);
     float* packed = buffer.reuse(floats);
-    std::fill(packed + size(rows / block * block, d), packed + floats, 0.0f);
+    std::fill(packed + Matrix::index(rows / block * block, 0, d), packed + floats, 0.0f);
     for (int i = 0; i < rows; ++i) {
         const float* m_i = m.row(i);
-        float* step = packed + size(i / block * block, d) + i % block;
+        float* step = packed + Matrix::index(i / block * block, i % block, d);
         for (int c = 0; c < d; ++c) step[c * block] = m_i[c];
     }
     return packed;
@@ -151,7 +150,6 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
     plan.value_columns = round_up(d_v, kValueBlock);
     plan.value_bound = max_v;
     plan.value_divisor = values_divisor(plan.value_bound, T);
-    const auto size = [](int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); };
 
     // Queries group by group (kGroupRows), keys block by block (kKeyBlock).
     plan.queries = pack_in_blocks(q, kGroupRows, work.queries);
@@ -159,7 +157,7 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
 
     // Values, block of columns by block: (key_rows, kValueBlock), divided by value_divisor
     // (exact: a power of 2).
-    const std::size_t value_block_floats = size(plan.key_rows, kValueBlock);
+    const std::size_t value_block_floats = Matrix::element_count(plan.key_rows, kValueBlock);
     const std::size_t value_floats =
         value_block_floats * static_cast<std::size_t>(plan.value_columns / kValueBlock);
     float* values = work.values.reuse(value_floats);
@@ -167,20 +165,21 @@ kernel::Plan pack_inputs(const Matrix& q, const Matrix& k, const Matrix& v, floa
     // columns of the last block as they pass, the padding keys after.
     const float reciprocal = 1.0f / plan.value_divisor;
     for (int j = 0; j < T; ++j) {
-        const float* v_j = &v.values[size(j, d_v)];
-        float* value_j = values + size(j, kValueBlock);
+        const float* v_j = v.row(j);
+        float* value_j = values + Matrix::index(j, 0, kValueBlock);
         for (int block = 0; block < plan.value_columns; block += kValueBlock, value_j += value_block_floats)
             for (int c = 0; c < kValueBlock; ++c)
                 value_j[c] = block + c < d_v ? v_j[block + c] * reciprocal : 0.0f;
     }
     for (std::size_t block = 0; block < value_floats; block += value_block_floats)
-        std::fill(values + block + size(T, kValueBlock), values + block + value_block_floats, 0.0f);
+        std::fill(values + block + Matrix::index(T, 0, kValueBlock), values + block + value_block_floats,
+                  0.0f);
     plan.values = values;
 
-    plan.scores = work.scores.reuse(size(plan.key_tile, kGroupRows));
+    plan.scores = work.scores.reuse(Matrix::element_count(plan.key_tile, kGroupRows));
     plan.tile_max = work.tile_max.reuse(kGroupRows);
     plan.correction = work.correction.reuse(kGroupRows);
-    plan.output = work.output.reuse(size(kQueryBlock, plan.value_columns));
+    plan.output = work.output.reuse(Matrix::element_count(kQueryBlock, plan.value_columns));
     plan.running_sum = work.running_sum.reuse(kQueryBlock);
     plan.running_max = work.running_max.reuse(kQueryBlock);
     return plan;

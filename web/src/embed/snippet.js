@@ -1,5 +1,5 @@
 // The <iframe> snippet a teacher pastes into a course page, and the addresses it is built
-// from. Pure: no DOM, so Node tests it (web/test/unit/embed.test.mjs).
+// from. Pure: no DOM, so Node tests it (web/test/unit/embed-snippet.test.mjs).
 //
 // The snippet is an iframe that fits a fixed aspect ratio on its own, followed by a
 // five-line script that, when the host page allows scripts, sets the iframe's height to

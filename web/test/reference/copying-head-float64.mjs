@@ -1,5 +1,5 @@
 // The copying head's forward pass in float64, written here from its definition
-// (cpp/learning/layered/layered_model.hpp, ../shared facts: token embedding + learned positions;
+// (cpp/learning/layered/layered_model.hpp: token embedding + learned positions;
 // per layer h = LN(x) with gain and bias, eps 1e-5, biased variance; q, k, v = h·Wq, h·Wk, h·Wv;
 // causal softmax(q·kᵀ/√d)·v·Wo added to x; logits = x·U), from the saved JSON's float16 weights
 // decoded by the format's definition. Independent of the C++ core and of web/src: the tests hold

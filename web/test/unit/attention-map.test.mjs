@@ -26,12 +26,11 @@ import {
 import { decodeFloat16Base64 } from '../../src/trained/float16.js';
 import { TRAINED_HEAD } from '../../src/trained/trained-head.js';
 import { DEFAULT_STATE, withSavedModel } from '../../src/state.js';
-import { NOTE_SENTENCES, NOTE_WORDS, sentences, words } from './prose.mjs';
+import { noteOverBudget } from '../../../scripts/prose.mjs';
 
-// A live note keeps to its budget: at most 45 words in at most two sentences.
+// A live note keeps to its budget (scripts/prose.mjs: its words and sentences).
 function assertBudget(text, what) {
-  assert.ok(words(text) <= NOTE_WORDS, `${what}: ${words(text)} words: ${text}`);
-  assert.ok(sentences(text) <= NOTE_SENTENCES, `${what}: ${sentences(text)} sentences: ${text}`);
+  assert.deepEqual(noteOverBudget(text), [], `${what}: ${text}`);
 }
 
 // Two tokens, causal: row 0 sees only itself; row 1 splits 0.25 / 0.75.

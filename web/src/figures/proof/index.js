@@ -42,10 +42,10 @@ export function mount(element, { core }) {
     let results;
     try {
       results = [false, true].map((causal) =>
-        core.equivalence(
+        core.equivalence({
           causal,
-          decodeFloat32(causal ? torchOutputs.causalTrue : torchOutputs.causalFalse),
-        ),
+          torchOutput: decodeFloat32(causal ? torchOutputs.causalTrue : torchOutputs.causalFalse),
+        }),
       );
     } catch (error) {
       say(model.couldNotRun(error.message));
