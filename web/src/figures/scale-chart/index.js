@@ -3,13 +3,16 @@
 //
 // Its controls (tutorial or averaged data, peak or entropy, draws, T, seed, mask) are this
 // chart's own view state, kept here and not in the shared store: they describe a separate
-// study of random queries and keys, not the map's sentence, so they neither belong in the
-// map's link nor should they make the map recompute. The map's snapshot changes nothing here.
+// study of random queries and keys, not the map's sentence, so they should not make the map
+// recompute. They travel in the page's link as the chart's own part (link.js). The map's
+// snapshot changes nothing here.
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
+import { linkNotice } from '../../lib/link-notice.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import './scale-chart.css';
 import { createChart, drawChart, readColors } from './canvas.js';
 import { exportCanvas } from './export.js';
+import { overBudget } from './link.js';
 import * as model from './model.js';
 import { buildFigure, writeControls, writeHeadline, writeMessages, writeTable } from './render.js';
 
@@ -147,10 +150,31 @@ function createRunner(core, background, parts, getView, show) {
   };
 }
 
-export function mount(element, { core, compute }) {
+// The chart's view for a state of its link part.
+const viewOf = ({ mode, measure, causal, draws, T, seed }) => ({
+  ...model.INITIAL_VIEW,
+  mode,
+  measure,
+  causal,
+  raw: { draws: String(draws), T: String(T), seed: String(seed) },
+});
+
+// The link's copy of the view: the averaged study's numbers as typed when they make a study the
+// core would run, else the last that did (the fields then show their messages).
+function linkState(view, saved, core) {
+  const { settings } = model.settingsFor({ ...view, mode: 'averaged' }, core.limits);
+  const typed = settings && !overBudget(settings, core) ? settings : saved;
+  const { mode, measure, causal } = view;
+  return Object.freeze({ mode, measure, causal, draws: typed.draws, T: typed.T, seed: typed.seed });
+}
+
+export function mount(element, { core, compute, linkFor }) {
   uid += 1;
+  const link = linkFor('scale');
   const parts = buildFigure(element, `scale-chart-${uid}`);
-  let view = { ...model.INITIAL_VIEW };
+  const showNotice = linkNotice(element);
+  let view = viewOf(link.initial);
+  let saved = link.initial;
   let shown = { study: null, settings: null, measure: view.measure, colors: {}, axes: null };
   shown.colors = readColors(parts.root);
 
@@ -179,6 +203,8 @@ export function mount(element, { core, compute }) {
     writeControls(parts.controls, view);
     parts.tutorialNote.hidden = view.mode !== 'tutorial';
     runner.schedule(delay);
+    saved = linkState(view, saved, core);
+    link.save(saved);
   }
 
   const fileName = (extension) =>
@@ -196,9 +222,16 @@ export function mount(element, { core, compute }) {
   });
 
   change({}); // the tutorial's study is small (2 million multiply-adds): at once
+  showNotice(link.messages);
 
   return {
     update() {}, // the map's state does not change this study
+    // A link that arrives later (pasted, or Back).
+    load(state, messages) {
+      view = viewOf(state);
+      change({});
+      showNotice(messages);
+    },
     destroy() {
       runner.stop();
       for (const cleanup of cleanups) cleanup();
