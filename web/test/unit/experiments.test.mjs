@@ -55,6 +55,14 @@ test('every note, title included, keeps to 45 words and two sentences', () => {
   }
 });
 
+test('each experiment says what it shows in one sentence, for the printout’s list', () => {
+  for (const experiment of EXPERIMENTS) {
+    assert.equal(sentences(experiment.shows), 1, experiment.id);
+    assert.ok(words(experiment.shows) <= 20, `${experiment.id}: ${experiment.shows}`);
+  }
+  assert.equal(new Set(EXPERIMENTS.map(({ shows }) => shows)).size, EXPERIMENTS.length);
+});
+
 test('experiments about scale run on the standard recipe', () => {
   for (const id of ['widen', 'inverse-d', 'unscaled']) {
     const experiment = EXPERIMENTS.find((candidate) => candidate.id === id);

@@ -23,6 +23,21 @@ export function noteRenderer(core) {
     renderNote(box, noteFor(snapshot, baseline), snapshot.result?.tokens ?? []);
 }
 
+// On paper, where buttons do nothing: each experiment and what it shows.
+function printedList() {
+  const list = document.createElement('ul');
+  list.className = 'print-only experiments-print';
+  for (const { title, shows } of EXPERIMENTS) {
+    const item = document.createElement('li');
+    item.append(
+      Object.assign(document.createElement('strong'), { textContent: title }),
+      `: ${shows}`,
+    );
+    list.append(item);
+  }
+  return list;
+}
+
 export function mount(element, { core, dispatch }) {
   const root = document.createElement('div');
   root.className = 'experiments';
@@ -32,7 +47,7 @@ export function mount(element, { core, dispatch }) {
   note.className = 'experiment-note';
   note.setAttribute('aria-live', 'polite');
   note.hidden = true;
-  root.append(buttons, note);
+  root.append(buttons, note, printedList());
   element.prepend(root);
 
   for (const experiment of EXPERIMENTS) {

@@ -8,6 +8,7 @@
 // snapshot changes nothing here.
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
 import { linkNotice } from '../../lib/link-notice.js';
+import { EVERYTHING_NEAR, everythingIsNear } from '../../lib/when-near.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import './scale-chart.css';
 import { createChart, drawChart, readColors } from './canvas.js';
@@ -56,10 +57,10 @@ function computeStudy(core, background, settings, done) {
 }
 
 // seen.visible follows whether the figure is within 200 px of the screen; onSeen() is called
-// each time it comes near. Returns the observer, or null where there is none (then it counts
-// as always visible).
+// each time it comes near, and when the page is printed (when-near.js: every figure counts as
+// near then). Returns a function that stops watching.
 function watchVisibility(root, seen, onSeen) {
-  if (seen.visible) return null;
+  if (seen.visible) return () => {};
   const observer = new IntersectionObserver(
     (entries) => {
       seen.visible = entries.some((entry) => entry.isIntersecting);
@@ -68,7 +69,16 @@ function watchVisibility(root, seen, onSeen) {
     { rootMargin: '200px 0px' },
   );
   observer.observe(root);
-  return observer;
+  const printing = () => {
+    seen.visible = true;
+    onSeen();
+  };
+  document.addEventListener(EVERYTHING_NEAR, printing);
+  seen.visible = everythingIsNear();
+  return () => {
+    observer.disconnect();
+    document.removeEventListener(EVERYTHING_NEAR, printing);
+  };
 }
 
 // Runs the study the view asks for, at most once per animation frame; the averaged one only
@@ -95,6 +105,7 @@ function createRunner(core, background, parts, getView, show) {
       return;
     }
     parts.canvasWrap.classList.remove('is-busy');
+    parts.canvasWrap.removeAttribute('aria-busy');
     if ('error' in outcome) return refuse({ [model.blamedField(getView())]: outcome.error });
     const entry = { study: outcome.value, settings, ms };
     cache.remember(key, entry);
@@ -116,6 +127,7 @@ function createRunner(core, background, parts, getView, show) {
     seen.pending = settings.mode === 'averaged' && !seen.visible;
     if (seen.pending) return;
     parts.canvasWrap.classList.add('is-busy');
+    parts.canvasWrap.setAttribute('aria-busy', 'true'); // print.js waits for it
     parts.status.textContent = 'Computing…';
     // Let "Computing…" paint before any study that runs on the main thread.
     clearTimeout(timers.compute);
@@ -138,14 +150,14 @@ function createRunner(core, background, parts, getView, show) {
     else queue();
   }
 
-  const observer = watchVisibility(parts.root, seen, () => seen.pending && schedule(0));
+  const stopWatching = watchVisibility(parts.root, seen, () => seen.pending && schedule(0));
   return {
     schedule,
     stop() {
       cancelAnimationFrame(timers.frame);
       clearTimeout(timers.delay);
       clearTimeout(timers.compute);
-      observer?.disconnect();
+      stopWatching();
     },
   };
 }

@@ -205,10 +205,12 @@ export function mount(element, { learning, linkFor }) {
     showWidthRate(parts, data.results);
     if (runner.view().runs.length > 0) runner.reset();
   }
-  // The link keeps the last settings a run would accept.
+  // The link, and the printout's sentence, keep the last settings a run would accept.
   function saveSettings() {
     const checked = readSettings(parts.fields);
-    if (checked.value) link.save(checked.value);
+    if (!checked.value) return;
+    link.save(checked.value);
+    parts.printed.textContent = model.settingsSentence(checked.value);
   }
 
   // A failure is said when Train is pressed, if it still fails then.
@@ -233,6 +235,7 @@ export function mount(element, { learning, linkFor }) {
   parts.root.addEventListener('change', saveSettings);
   drawing.draw();
   showNotice(link.messages);
+  parts.printed.textContent = model.settingsSentence(link.initial);
 
   return {
     // A link that arrives later (pasted, or Back): its settings, and the runs reset.

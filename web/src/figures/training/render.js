@@ -78,8 +78,9 @@ function buildButtons(root) {
   const reset = make('button', { type: 'button', text: 'Reset' }, row);
   const bar = make('progress', { max: '1', value: '0', 'aria-label': 'Training progress' }, row);
   const status = make('p', { class: 'training__status', role: 'status' }, root);
+  const printed = make('p', { class: 'print-only training__printed' }, root);
   const notice = make('p', { class: 'training__notice' }, root);
-  return { play, reset, bar, status, notice };
+  return { play, reset, bar, status, printed, notice };
 }
 
 function buildChart(root) {
