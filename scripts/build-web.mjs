@@ -6,13 +6,16 @@
 // learning section's wasm module and data, loaded on first use: web/src/learning.js) and
 // torch-outputs.js (PyTorch's outputs for the proof, loaded as its section comes near), and
 // the embedded view of one figure (embed.html, embed.js, embed.css: web/src/embed/), the link
-// preview's tags in index.html and its picture (preview.png, scripts/preview-image.mjs).
+// preview's tags in index.html (scripts/link-preview.mjs: with the canonical link and og:url
+// when PAGE_URL names the address the page is served from) and its picture (preview.png,
+// scripts/preview-image.mjs).
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { pageAddress, withPreviewTags } from './link-preview.mjs';
 import { PREVIEW, renderPreviewImage } from './preview-image.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,60 +143,6 @@ const workerSource = {
   },
 };
 
-// The page's address, from package.json's "homepage" (one setting; until the page has a host
-// of its own it is a placeholder that says so), with the trailing slash the files hang from.
-function homepage() {
-  const { homepage: url } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  if (!/^https?:\/\//.test(url ?? ''))
-    throw new Error('package.json needs "homepage": the page\'s URL');
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
-// The values are HTML already (the page's own title and description, as index.html writes
-// them): only a double quote must change to sit in an attribute.
-const attribute = (html) => html.replace(/"/g, '&quot;');
-
-function headText(html, pattern, what) {
-  const found = html.match(pattern);
-  if (!found) throw new Error(`web/index.html has no ${what} for the link preview`);
-  return found[1];
-}
-
-// Open Graph and Twitter card tags and the canonical link, from the page's own <title> and
-// description, added to the end of its <head>: a shared link then shows a card with the map.
-function withPreviewTags(html) {
-  const title = headText(html, /<title>([^<]*)<\/title>/, '<title>');
-  const description = headText(
-    html,
-    /<meta name="description" content="([^"]*)">/,
-    '<meta name="description" content="…">',
-  );
-  const home = homepage();
-  const image = `${home}${PREVIEW.file}`;
-  const alt = 'The attention map of “To be, or not”, computed by the page, beside its title.';
-  const tags = [
-    `<link rel="canonical" href="${attribute(home)}">`,
-    ...Object.entries({
-      'og:type': 'website',
-      'og:title': title,
-      'og:description': description,
-      'og:url': home,
-      'og:image': image,
-      'og:image:width': PREVIEW.width,
-      'og:image:height': PREVIEW.height,
-      'og:image:alt': alt,
-    }).map(([key, value]) => `<meta property="${key}" content="${attribute(String(value))}">`),
-    ...Object.entries({
-      'twitter:card': 'summary_large_image',
-      'twitter:title': title,
-      'twitter:description': description,
-      'twitter:image': image,
-      'twitter:image:alt': alt,
-    }).map(([key, value]) => `<meta name="${key}" content="${attribute(value)}">`),
-  ];
-  return html.replace('</head>', `  ${tags.join('\n  ')}\n</head>`);
-}
-
 // The embedded view runs under the page's own Content-Security-Policy (index.html holds it).
 function embedPage() {
   const policy = readFileSync(join(root, 'web/index.html'), 'utf8').match(
@@ -206,6 +155,7 @@ function embedPage() {
   );
 }
 
+const address = pageAddress(process.env); // before anything is removed: a bad PAGE_URL stops here
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await esbuild.build({
@@ -226,7 +176,7 @@ await esbuild.build({
 copyFileSync(join(root, 'web/favicon.svg'), join(dist, 'favicon.svg'));
 writeFileSync(
   join(dist, 'index.html'),
-  withPreviewTags(readFileSync(join(root, 'web/index.html'), 'utf8')),
+  withPreviewTags(readFileSync(join(root, 'web/index.html'), 'utf8'), address),
 );
 writeFileSync(join(dist, 'embed.html'), embedPage());
 for (const bundle of ['app.js', 'later-figures.js', 'embed.js'])
@@ -245,6 +195,11 @@ writeFileSync(join(dist, 'copying-head.js'), copyingHeadScript());
 writeFileSync(join(dist, 'trained-head.js'), trainedHeadScript());
 console.log(
   'built dist/ (index.html, embed.html, favicon.svg, app.js, later-figures.js, app.css, embed.js, embed.css, attention-core.js, copying-head.js, trained-head.js, learning.js, torch-outputs.js)',
+);
+console.log(
+  address
+    ? `link preview at ${address} (PAGE_URL)`
+    : 'link preview without an address: set PAGE_URL for a canonical link and og:url',
 );
 if (await renderPreviewImage(dist, join(dist, PREVIEW.file)))
   console.log(`drew dist/${PREVIEW.file}`);

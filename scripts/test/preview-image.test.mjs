@@ -1,7 +1,6 @@
-// The link preview of the built page (dist/, after `npm run build`): the Open Graph and Twitter
-// card tags scripts/build-web.mjs adds name the page's own title and description and a
-// picture at package.json's homepage, and that picture (scripts/preview-image.mjs) is a
-// 1200×630 PNG whose map has the colours of the map the page draws.
+// The link preview's picture of the built page (dist/, after `npm run build`;
+// scripts/preview-image.mjs) is a 1200×630 PNG whose map has the colours of the map the page
+// draws. Its tags are scripts/link-preview.mjs's (test/link-preview.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,32 +11,6 @@ import { serve } from '../serve.mjs';
 
 const root = new URL('../../', import.meta.url);
 const dist = new URL('dist/', root);
-const html = readFileSync(new URL('index.html', dist), 'utf8');
-const { homepage } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-
-const meta = (attribute, key) =>
-  html.match(new RegExp(`<meta ${attribute}="${key}" content="([^"]*)">`))?.[1];
-
-test('the built page names its title, description, picture and address for link previews', () => {
-  const title = html.match(/<title>([^<]*)<\/title>/)[1];
-  const description = meta('name', 'description');
-  assert.match(homepage, /^https:\/\/.+\/$/);
-  assert.ok(html.includes(`<link rel="canonical" href="${homepage}">`));
-  for (const [attribute, prefix] of [
-    ['property', 'og'],
-    ['name', 'twitter'],
-  ]) {
-    assert.equal(meta(attribute, `${prefix}:title`), title, prefix);
-    assert.equal(meta(attribute, `${prefix}:description`), description, prefix);
-    assert.equal(meta(attribute, `${prefix}:image`), `${homepage}preview.png`, prefix);
-  }
-  assert.equal(meta('property', 'og:url'), homepage);
-  assert.equal(meta('name', 'twitter:card'), 'summary_large_image');
-  assert.deepEqual(
-    [meta('property', 'og:image:width'), meta('property', 'og:image:height')],
-    ['1200', '630'],
-  );
-});
 
 // The n most common colours of an image or canvas (4 bits a channel), run in the browser.
 function commonColours(source, n) {

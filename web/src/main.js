@@ -16,6 +16,9 @@ import { createHashSync } from './lib/hash-sync.js';
 import { setupInPageLinks } from './lib/in-page-links.js';
 import { linkHash, parseParts } from './link.js';
 import { heroLink } from './figures/hero/link.js';
+import { nameTagsLink } from './figures/name-tags/link.js';
+import { scaleLink } from './figures/scale-chart/link.js';
+import { trainingLink } from './figures/training/link.js';
 import { setupGlossary } from './lib/glossary.js';
 import { loadScript } from './lib/load-script.js';
 import { whenNear } from './lib/when-near.js';
@@ -29,8 +32,9 @@ import * as fourLines from './figures/four-lines/index.js';
 import * as attentionMap from './figures/attention-map/index.js';
 import * as experiments from './figures/experiments/index.js';
 
-// The figures whose state travels in the page's link beside the map's (link.js).
-const LINKED = [heroLink];
+// The figures whose state travels in the page's link beside the map's (link.js), each named
+// by its slot (data-figure). Adding a figure's part is one entry here (web/README.md).
+const LINKED = [heroLink, nameTagsLink, scaleLink, trainingLink];
 
 const FIGURES = {
   hero,
@@ -181,21 +185,25 @@ async function mountAll(core, store, mounted, { compute, learning, pictures, lin
 // The page's link (link.js): the map's state from the store, each linked figure's from the
 // figure. linkFor(name) is a figure's handle on its part: { initial, messages, save(state) }. A
 // link that arrives later (pasted, Back) reaches the store and every linked figure's load().
-function createLinks(store) {
+function createLinks(store, core) {
   // Only the parts of figures on this page: an embedded figure's link holds its own state.
   const parts = LINKED.filter(({ name }) => document.querySelector(`[data-figure="${name}"]`));
-  let { states, messages } = parseParts(location.hash, parts);
+  const context = { core }; // what parts check against: the core's limits and budgets
+  let { states, messages } = parseParts(location.hash, parts, context);
   const byName = new Map(); // figure name -> mounted figure
+  const followers = new Set(); // told whenever the link changes (the Embed boxes' snippets)
   const write = () => {
     const shown = store.getSnapshot()?.state;
-    if (shown) hash.write(linkHash(shown, parts, states));
+    if (!shown) return;
+    hash.write(linkHash(shown, parts, states));
+    for (const follower of followers) follower();
   };
   const hash = createHashSync({
     location,
     history,
     load(link) {
       store.dispatch({ type: 'load', hash: link });
-      ({ states, messages } = parseParts(link, parts));
+      ({ states, messages } = parseParts(link, parts, context));
       for (const [name, figure] of byName) figure.load?.(states[name], messages[name] ?? []);
     },
   });
@@ -210,6 +218,7 @@ function createLinks(store) {
         states,
       ),
     mounted: (name, figure) => byName.set(name, figure),
+    follow: (follower) => followers.add(follower),
     linkFor: (name) => ({
       initial: states[name],
       messages: messages[name] ?? [],
@@ -263,8 +272,8 @@ async function start() {
     hash: location.hash,
     background: backgroundMap(compute, core, pictures),
   });
-  const links = createLinks(store);
-  addEmbedActions(document, location, links.hashFor);
+  const links = createLinks(store, core);
+  addEmbedActions(document, location, links);
   window.addEventListener('hashchange', links.arrived);
   store.start();
   links.write();

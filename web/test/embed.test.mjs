@@ -3,7 +3,10 @@
 // and into a page opened from disk (file://). For each embeddable figure: it draws, one of its
 // controls changes it, the link's state is read and written back unchanged, its height
 // reaches the host page (whose copy of the snippet's script applies it), nothing is logged
-// (no error, no CSP violation); axe finds nothing in the view alone.
+// (no error, no CSP violation); axe finds nothing in the view alone. A figure changed on the
+// full page gives a snippet that follows the change while its Embed box is open and opens the
+// changed figure elsewhere. With the CPU slowed as a slow device is (web/test/throttle.mjs), the
+// map fills a 760 px iframe on every load, and the iframe follows every change of its height.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { serve } from '../../scripts/serve.mjs';
 import { snippet } from '../src/embed/snippet.js';
 import { useChromium, watchProblems } from './chromium.mjs';
 import { poll, within } from './waits.mjs';
+import { outOfProcessFrames, throttleCpu } from './throttle.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -78,6 +82,48 @@ const FIGURES = {
         timeout: 90_000,
         message: 'the training never drew its loss curves',
       }),
+  },
+};
+
+// Per figure, a change made on the full page: `change` works controls of the page's figure,
+// `key` is what its link then holds, and `shows` (in the embedded view) is truthy once the
+// view shows that state.
+const CHANGED = {
+  map: {
+    change: (page) => page.fill('#map-d', '32'),
+    key: /&d=32&/,
+    shows: () => document.querySelector('#map-d')?.value === '32' && canvasDrawn('.map-canvas'),
+  },
+  'name-tags': {
+    change: (page) =>
+      page.$eval('#nt-sharpness', (slider) => {
+        slider.value = '0.8';
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }),
+    key: /room-sharpness=6\.31/, // 10^0.8 to three figures
+    shows: () => textOf('.nt-factor') === '× 6.31' && /0\.\d\d/.test(textOf('.nt-bars')),
+  },
+  scale: {
+    change: async (page) => {
+      await page.click('label[for$="-mode-averaged"]');
+      await page.fill('[data-figure="scale"] input[id$="-draws"]', '4');
+      await page.click('label[for$="-measure-entropy"]');
+    },
+    key: /study-data=averaged&study-measure=entropy&study-draws=4/,
+    shows: () =>
+      document.querySelector('input[value="entropy"]')?.checked &&
+      /mean of 4 draws/.test(textOf('.scale-chart')) &&
+      canvasDrawn('.scale-chart canvas'),
+  },
+  training: {
+    change: async (page) => {
+      await page.selectOption('[data-figure="training"] select[id$="-d"]', '16');
+      await page.fill('[data-figure="training"] input[id$="-steps"]', '120');
+    },
+    key: /train-d=16&train-steps=120/,
+    shows: () =>
+      document.querySelector('.training select')?.value === '16' &&
+      document.querySelector('.training input[type="number"]')?.value === '120',
   },
 };
 
@@ -248,14 +294,156 @@ test("the full page's Embed action gives the snippet for the figure as it is now
   );
   const script = code.slice(code.indexOf('<script>') + 8, code.indexOf('</script>')).trim();
   assert.equal(script.split('\n').length, 5, 'the resizing script is five lines');
-  for (const figure of Object.keys(FIGURES))
+  for (const figure of Object.keys(FIGURES)) {
     assert.equal(await page.locator(`[data-figure="${figure}"] .embed-action`).count(), 1, figure);
-  // Only the map's settings are in the link: the others say they open in their first view.
-  assert.match(await page.textContent('[data-figure="map"] .embed-action label'), /as it is now/);
-  assert.match(await page.textContent('[data-figure="scale"] .embed-action label'), /first view/);
+    assert.match(
+      await page.textContent(`[data-figure="${figure}"] .embed-action label`),
+      /as it is now/,
+    );
+  }
   await page.close();
   assert.deepEqual(problems, []);
 });
+
+// The snippet in an open Embed box, and its "See it alone" link, as the host page would use them.
+async function openSnippet(page, figure) {
+  const code = await page.inputValue(`#embed-snippet-${figure}`);
+  const src = code.match(/<iframe src="([^"]+)"/)?.[1].replace(/&amp;/g, '&') ?? '';
+  const alone = await page.getAttribute(`[data-figure="${figure}"] [data-role="preview"]`, 'href');
+  return { code, src, alone };
+}
+
+// The full page, at STATE, with `figure` started (a later section's starts as it comes near).
+async function pageWith(figure) {
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  await page.goto(chromium.url(STATE));
+  await page.waitForSelector('#map-table table');
+  const slot = `[data-figure="${figure}"]`;
+  await page.locator(slot).scrollIntoViewIfNeeded();
+  await page.waitForFunction((at) => !document.querySelector(`${at} .figure-waiting`), slot);
+  return { page, problems };
+}
+
+test('each figure changed on the full page: its open Embed box follows, and its snippet opens it so elsewhere', async () => {
+  const hostDirectory = mkdtempSync(join(tmpdir(), 'embed-changed-'));
+  const host = await serve(hostDirectory, 0); // another origin than the page's
+  try {
+    for (const [figure, spec] of Object.entries(CHANGED)) {
+      const { page, problems } = await pageWith(figure);
+      await page.click(`[data-figure="${figure}"] .embed-action summary`);
+      const before = await poll(async () => (await openSnippet(page, figure)).src, {
+        message: `${figure}: the Embed box never filled in its snippet`,
+      });
+      assert.doesNotMatch(before, spec.key, `${figure}: the snippet before the change`);
+      await spec.change(page);
+      await poll(async () => spec.key.test(page.url()), {
+        message: `${figure}: the change never reached the page's link`,
+      });
+      // The box stayed open: its snippet and its link follow, with no click.
+      const after = await poll(
+        async () => {
+          const open = await openSnippet(page, figure);
+          return spec.key.test(open.src) && open.alone === open.src && open;
+        },
+        { message: `${figure}: the open Embed box kept its old snippet` },
+      );
+      assert.ok(after.src.includes(`embed.html?figure=${figure}#`), after.src);
+      await page.close();
+      assert.deepEqual(problems, [], figure);
+      // The snippet as pasted into a course page on another origin.
+      writeFileSync(
+        join(hostDirectory, `${figure}.html`),
+        `<!doctype html><html lang="en"><title>A course page</title><link rel="icon" href="data:,"><body><h1>Week 3</h1>\n${after.code}\n</body></html>`,
+      );
+      const opened = await openHost(`http://127.0.0.1:${host.address().port}/${figure}.html`);
+      await poll(() => opened.frame.evaluate(spec.shows), {
+        timeout: 30_000,
+        message: `${figure}: the embedded view does not show the changed state`,
+      });
+      assert.match(await opened.frame.evaluate(() => location.hash), spec.key);
+      await opened.page.close();
+      assert.deepEqual(opened.problems, [], `${figure} embedded`);
+    }
+  } finally {
+    host.close();
+  }
+});
+
+// The map's canvas and the iframe's height in a host page, once the map has drawn and the
+// iframe has taken the height the view last posted.
+async function settledMap(page, frame) {
+  await poll(() => frame.evaluate(FIGURES.map.drawn), {
+    timeout: 60_000,
+    message: 'the embedded map never drew',
+  });
+  return poll(
+    async () => {
+      const view = await frame.evaluate(() => ({
+        canvas: document.querySelector('.map-canvas').getBoundingClientRect().width,
+        height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+      }));
+      const iframe = await page.evaluate(() => document.querySelector('iframe').style.height);
+      return iframe === `${view.height}px` && view;
+    },
+    { timeout: 30_000, message: 'the iframe never took the view’s height' },
+  );
+}
+
+test('on a slow device the map fills a 760 px iframe on every load, and the iframe follows its height', async (t) => {
+  const hostDirectory = mkdtempSync(join(tmpdir(), 'embed-slow-'));
+  const host = await serve(hostDirectory, 0);
+  writeFileSync(join(hostDirectory, 'map.html'), hostPage('map', embedSrc(chromium.url(), 'map')));
+  const hostUrl = `http://127.0.0.1:${host.address().port}/map.html`;
+  try {
+    for (const [rate, loads] of [
+      [4, 5],
+      [6, 10],
+    ]) {
+      const widths = [];
+      for (let load = 0; load < loads; load += 1) {
+        // The host's body margins (8 px) around the iframe: 760 px across inside its border.
+        const page = await chromium.newPage({ viewport: { width: 776, height: 900 } });
+        const problems = await watchProblems(page);
+        await page.addInitScript(HELPERS);
+        await throttleCpu(page, rate);
+        await page.goto(hostUrl);
+        const frame = await (await page.waitForSelector('iframe')).contentFrame();
+        const { canvas } = await settledMap(page, frame);
+        assert.equal(await frame.evaluate(() => innerWidth), 760, 'the iframe’s width');
+        widths.push(canvas);
+        // The view (another origin, the same site) runs in the throttled page's process.
+        assert.deepEqual(await outOfProcessFrames(page.context().browser()), []);
+        if (rate === 6 && load === 0) await heightFollows(page, frame);
+        await page.close();
+        assert.deepEqual(problems, []);
+      }
+      t.diagnostic(`CPU ${rate}× slower: the map was ${widths.join(', ')} px wide`);
+      assert.deepEqual(
+        widths.filter((width) => width < 700),
+        [],
+        `${rate}×: maps narrower than 700 px`,
+      );
+    }
+  } finally {
+    host.close();
+  }
+});
+
+// The numbers table shown and hidden again: the iframe grows and shrinks with the view.
+async function heightFollows(page, frame) {
+  const heights = [(await settledMap(page, frame)).height];
+  for (let turn = 0; turn < 2; turn += 1) {
+    await frame.click('[data-role="toggle-table"]');
+    await poll(async () => (await settledMap(page, frame)).height !== heights.at(-1), {
+      timeout: 30_000,
+      message: 'the view’s height did not change with its table',
+    });
+    heights.push((await settledMap(page, frame)).height);
+  }
+  assert.ok(heights[1] > heights[0] + 100, `the table shown: ${heights}`);
+  assert.equal(heights[2], heights[0], `the table hidden again: ${heights}`);
+}
 
 // Light at a course page's width, dark at a phone's, where nothing may overflow sideways.
 const LOOKS = [

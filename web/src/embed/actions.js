@@ -1,19 +1,15 @@
 // The "Embed" action under each figure a teacher may embed (figures.js): a disclosure that
-// holds the <iframe> snippet for the figure as it is now (the link's state, read when the
-// disclosure opens and when Copy is pressed), a Copy button and a link to the embedded view
-// alone. Added by main.js to the full page; the embedded view has none.
+// holds the <iframe> snippet for the figure as it is now (the link's state: the map's and the
+// figure's own part), a Copy button and a link to the embedded view alone. While it is open,
+// the snippet and the link follow every change of the figure. Added by main.js to the full
+// page; the embedded view has none.
 import './embed-action.css';
-import { EMBEDDABLE, isEmbeddable } from './figures.js';
+import { isEmbeddable } from './figures.js';
 import { embedUrl, snippet } from './snippet.js';
 
-const AS_IT_IS = {
-  true: 'as it is now',
-  false: 'in its first view (its own settings are not part of the link)',
-};
-
-const MARKUP = (id, inLink) => `
+const MARKUP = (id) => `
   <summary>Embed</summary>
-  <p><label for="${id}">Paste this into a course page or slides to show this figure, live, ${AS_IT_IS[inLink]}:</label></p>
+  <p><label for="${id}">Paste this into a course page or slides to show this figure, live, as it is now:</label></p>
   <textarea id="${id}" readonly rows="5" spellcheck="false"></textarea>
   <p class="button-row"><button type="button" data-role="copy">Copy the snippet</button>
   <a data-role="preview" target="_blank" rel="noopener">See it alone</a>
@@ -31,33 +27,42 @@ async function copy(textarea, status) {
   }
 }
 
+// Adds the disclosure to a figure's slot; returns refresh(), which brings an open one's snippet
+// up to date (a snippet that has not changed is left alone, with any selection in it).
 function addAction(slot, locationRef, hashFor) {
   const figure = slot.dataset.figure;
   const details = document.createElement('details');
   details.className = 'embed-action';
-  // Static markup; the snippet goes in .value.
-  details.innerHTML = MARKUP(`embed-snippet-${figure}`, EMBEDDABLE[figure].inLink === true);
+  details.innerHTML = MARKUP(`embed-snippet-${figure}`); // static markup; the snippet goes in .value
   const textarea = details.querySelector('textarea');
   const $ = (role) => details.querySelector(`[data-role="${role}"]`);
   const refresh = () => {
+    if (!details.open) return;
     const src = embedUrl(locationRef.href, figure, hashFor(figure));
-    textarea.value = snippet(figure, src);
+    const code = snippet(figure, src);
+    if (textarea.value === code) return;
+    textarea.value = code;
     $('preview').href = src;
-    $('copied').textContent = '';
+    $('copied').textContent = ''; // "Copied." was said of the snippet before
   };
-  details.addEventListener('toggle', () => details.open && refresh());
+  details.addEventListener('toggle', refresh);
   $('copy').addEventListener('click', () => {
     refresh();
     copy(textarea, $('copied'));
   });
   slot.append(details);
+  return refresh;
 }
 
-// documentRef: the full page; locationRef: its location (the snippet's address);
-// hashFor(figure): the link's state for that figure (main.js).
-export function addEmbedActions(documentRef, locationRef, hashFor) {
+// documentRef: the full page; locationRef: its location (the snippet's address); links: the
+// page's link (main.js): hashFor(figure), the link's state for that figure, and follow(listener),
+// called whenever the link changes.
+export function addEmbedActions(documentRef, locationRef, links) {
   if (documentRef.body.dataset.view === 'embed') return;
-  for (const slot of documentRef.querySelectorAll('[data-figure]')) {
-    if (isEmbeddable(slot.dataset.figure)) addAction(slot, locationRef, hashFor);
-  }
+  const refreshers = [...documentRef.querySelectorAll('[data-figure]')]
+    .filter((slot) => isEmbeddable(slot.dataset.figure))
+    .map((slot) => addAction(slot, locationRef, links.hashFor));
+  links.follow(() => {
+    for (const refresh of refreshers) refresh();
+  });
 }

@@ -3,10 +3,9 @@
 // for screen readers and heads the embedded view; `aspect` (width / height) is the iframe's
 // shape in a host page without the snippet's resizing script: the embedded figure's own at
 // 700 px wide (Chromium 156: map 700×1418, name tags 700×809, √d chart 700×901, training
-// 700×882), so that at that width nothing scrolls inside it. `inLink`: the figure's settings
-// travel in the link (the map's do; the others open in their first view, as on the page).
+// 700×882), so that at that width nothing scrolls inside it.
 export const EMBEDDABLE = Object.freeze({
-  map: { title: 'The attention map, live', aspect: '700 / 1420', inLink: true },
+  map: { title: 'The attention map, live', aspect: '700 / 1420' },
   'name-tags': { title: 'The name-tag room: attention with five people', aspect: '700 / 810' },
   scale: { title: 'Why divide by √d: peak weight against head width', aspect: '700 / 905' },
   training: {

@@ -7,6 +7,7 @@ import { loadCores } from '../cores.mjs';
 import { fixed } from '../../src/lib/format.js';
 import { DEFAULT_STATE, MAP_FIELDS } from '../../src/state.js';
 import { noteOverBudget } from '../../../scripts/prose.mjs';
+import { sentences, words } from '../../../scripts/prose/measure.mjs';
 import {
   diagonalSpread,
   EXPERIMENTS,
@@ -52,6 +53,14 @@ test('every note, title included, keeps to the note budget', () => {
     assert.deepEqual(noteOverBudget(text), [], `${experiment.id}: ${text}`);
     assert.doesNotMatch(note.text, /gradient|F\.sdpa|0\.0+(?!\d)|\de-\d/, experiment.id);
   }
+});
+
+test('each experiment says what it shows in one sentence, for the printout’s list', () => {
+  for (const experiment of EXPERIMENTS) {
+    assert.equal(sentences(experiment.shows), 1, experiment.id);
+    assert.ok(words(experiment.shows).length <= 20, `${experiment.id}: ${experiment.shows}`);
+  }
+  assert.equal(new Set(EXPERIMENTS.map(({ shows }) => shows)).size, EXPERIMENTS.length);
 });
 
 test('experiments about scale run on the standard recipe', () => {

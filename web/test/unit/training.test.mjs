@@ -420,3 +420,20 @@ test('the live note is two sentences within the note budget, by the spread rule'
   }
   assert.deepEqual(model.summary([], context), []);
 });
+
+test('the printout says the run’s settings in one sentence, the rate and the text as chosen', () => {
+  assert.equal(
+    model.settingsSentence(model.DEFAULT_SETTINGS),
+    'Settings: head width d = 64, 300 steps, the width’s own learning rate, learning from Shakespeare.',
+  );
+  assert.equal(
+    model.settingsSentence({
+      d: 16,
+      steps: 120,
+      learningRate: 0.03,
+      source: 'pasted',
+      text: 'x'.repeat(70),
+    }),
+    'Settings: head width d = 16, 120 steps, learning rate 0.03, learning from a pasted text of 70 characters.',
+  );
+});

@@ -7,9 +7,14 @@ import { segmentsToNodes } from '../../lib/glossary.js';
 import { cssColor } from '../../theme.js';
 
 // The plot side: as wide as the room allows, short enough that the map and a note fit on a
-// laptop screen together.
+// laptop screen together. Not in the embedded view (embed.html): its window is as tall as its
+// content, since the page around it sets the iframe to the height the view posts, so a map
+// sized by that height sized itself by its own last drawing. Drawn while the iframe was still
+// short (on a slow device, before the first map), it stayed 304 px wide in a 760 px iframe.
+const MAX_PLOT = 620;
 function maxPlot() {
-  return Math.max(200, Math.min(620, window.innerHeight - 200));
+  if (document.body.dataset.view === 'embed') return MAX_PLOT;
+  return Math.max(200, Math.min(MAX_PLOT, window.innerHeight - 200));
 }
 
 // The map's cells as a bitmap side pixels across (T×T, or max-pooled when side < T), painted

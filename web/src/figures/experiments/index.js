@@ -16,6 +16,21 @@ export function noteRenderer(core) {
     renderNote(box, noteFor(snapshot, baseline), snapshot.result?.tokens ?? []);
 }
 
+// On paper, where buttons do nothing: each experiment and what it shows.
+function printedList() {
+  const list = document.createElement('ul');
+  list.className = 'print-only experiments-print';
+  for (const { title, shows } of EXPERIMENTS) {
+    const item = document.createElement('li');
+    item.append(
+      Object.assign(document.createElement('strong'), { textContent: title }),
+      `: ${shows}`,
+    );
+    list.append(item);
+  }
+  return list;
+}
+
 function buildParts(element) {
   const root = document.createElement('div');
   root.className = 'experiments';
@@ -34,7 +49,7 @@ function buildParts(element) {
   note.setAttribute('aria-live', 'polite');
   note.hidden = true;
   shown.append(scroller, note);
-  root.append(shown, buttons);
+  root.append(shown, buttons, printedList());
   element.prepend(root);
   return { root, buttons, shown, scroller, canvas, note };
 }

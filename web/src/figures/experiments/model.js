@@ -125,10 +125,15 @@ function agreement(spread) {
   return `differ by at most ${exactly(spread * 100, (value) => fixed(value, 1))}% of the largest`;
 }
 
+// Each experiment: the state it puts on the map, the baseline its note compares with, what it
+// shows in one sentence (the claim its note checks, printed in the printout's list), and its
+// live note.
 export const EXPERIMENTS = Object.freeze([
   {
     id: 'unmask',
     title: 'Remove the causal mask',
+    shows:
+      'Without the causal mask every token also sees the tokens after it, and its attention spreads wider.',
     state: { ...TUTORIAL, causal: false },
     baseline: TUTORIAL,
     note(result, baseline) {
@@ -149,6 +154,8 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'same-token',
     title: 'The same token at two positions',
+    shows:
+      'With no positions, a word that repeats gets the same vector, so its two rows of the map are identical.',
     state: { ...SAME_TOKEN, pos: 'none' },
     baseline: null,
     note(result) {
@@ -168,6 +175,8 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'same-token-sinusoidal',
     title: '…with sinusoidal positions',
+    shows:
+      'Sinusoidal positions give the two copies of the word different vectors, so their rows differ.',
     state: { ...SAME_TOKEN, pos: 'sinusoidal' },
     baseline: { ...SAME_TOKEN, pos: 'none' },
     note(result, baseline) {
@@ -187,6 +196,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'same-token-rope',
     title: '…with RoPE',
+    shows: 'RoPE turns q and k by an angle set by position, so the two copies’ rows differ too.',
     state: { ...SAME_TOKEN, pos: 'rope' },
     baseline: { ...SAME_TOKEN, pos: 'none' },
     note(result, baseline) {
@@ -206,6 +216,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'rope-distance',
     title: 'RoPE: distance, not place',
+    shows: 'With RoPE, eight copies of one token score each other by distance alone.',
     state: { ...SAME_TOKEN, text: 'a a a a a a a a', pos: 'rope' },
     baseline: { ...SAME_TOKEN, text: 'a a a a a a a a', pos: 'sinusoidal' },
     note(result, baseline) {
@@ -224,6 +235,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'widen',
     title: 'Widen the head under 1/√d: d = 16 → 256',
+    shows: 'Under 1/√d a head 16 times wider stays about as sharp.',
     state: SCALE_BASE,
     baseline: { ...SCALE_BASE, d: 16 },
     note(result, baseline) {
@@ -242,6 +254,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'inverse-d',
     title: 'Scale by 1/d instead of 1/√d',
+    shows: 'Dividing by d instead evens out a wide random head’s rows.',
     state: { ...SCALE_BASE, scale: namedScale(INVERSE_D) },
     baseline: SCALE_BASE,
     note(result, baseline) {
@@ -261,6 +274,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'unscaled',
     title: 'No scaling at d = 512',
+    shows: 'Without scaling, a 512-wide head puts most of each row on one token.',
     state: { ...SCALE_BASE, d: 512, scale: namedScale(UNSCALED) },
     baseline: { ...SCALE_BASE, d: 512, scale: STANDARD_SCALE },
     note(result, baseline) {
@@ -279,6 +293,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'trained',
     title: 'A head trained on Shakespeare',
+    shows: 'A head trained on Shakespeare looks mostly at the character just before.',
     state: TRAINED,
     baseline: UNTRAINED,
     note(result, baseline) {
@@ -298,6 +313,8 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'say-twice',
     title: 'Say it twice',
+    shows:
+      'On a phrase said twice, the copying head’s second copy looks just after the first: at what came next.',
     state: TWICE,
     baseline: null,
     note(result) {
@@ -312,6 +329,7 @@ export const EXPERIMENTS = Object.freeze([
   {
     id: 'tutorial',
     title: "Back to the tutorial's figure",
+    shows: 'The tutorial’s own map again.',
     state: TUTORIAL,
     baseline: null,
     note: () => ({

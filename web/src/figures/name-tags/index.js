@@ -3,7 +3,11 @@
 // keys on the focused handle). The core scores the query against every key, turns the
 // scores into weights and blends the colours by them. Its own small room, independent of
 // the map's sentence, so it neither reads the map's snapshot nor shares highlights with it.
+// The query and the sharpness travel in the page's link (link.js): mount(element, { core,
+// linkFor }) → { load(state, messages) } for a link that arrives later.
 import './name-tags.css';
+import { linkNotice } from '../../lib/link-notice.js';
+import { ROOM_DEFAULTS } from './link.js';
 import * as model from './model.js';
 import { buildFigure, drawProjection, drawQuery, writeBars, writeBlend } from './render.js';
 
@@ -11,23 +15,10 @@ const STEP = 0.1; // arrow-key moves
 const BIG_STEP = 0.5;
 const ANNOUNCE_AFTER_MS = 600; // quiet time before the new weights are read out
 
-export function mount(element, { core }) {
-  const parts = buildFigure(
-    element,
-    model.PEOPLE.map((person) => model.colour(person.value)),
-  );
-  const view = { query: { ...model.START_QUERY }, factor: 1, hovered: -1, focused: -1 };
+// The room drawn from `view` (query, factor, hovered, focused): render() redraws the last
+// result, recompute() asks the core first and reads the new weights out after a quiet moment.
+function roomDrawing(core, parts, view, timers) {
   let result = null;
-  const timers = { frame: 0, announce: 0 };
-
-  function compute() {
-    try {
-      result = core.formula(model.formulaInput(view.query, view.factor));
-    } catch (error) {
-      parts.readout.textContent = `The core rejected this input: ${error.message}`; // the last good drawing stays
-    }
-  }
-
   function render() {
     if (!result) return;
     drawQuery(parts, view.query, model.queryLabel(view.query));
@@ -40,29 +31,53 @@ export function mount(element, { core }) {
     drawProjection(parts.plane, model.projection(view.query, active));
     parts.readout.textContent = model.explain(result, view.query, view.factor, active);
   }
-
   function recompute() {
-    compute();
+    try {
+      result = core.formula(model.formulaInput(view.query, view.factor));
+    } catch (error) {
+      parts.readout.textContent = `The core rejected this input: ${error.message}`; // the last good drawing stays
+    }
     render();
     clearTimeout(timers.announce);
     timers.announce = setTimeout(() => {
       if (result) parts.announcer.textContent = model.announcement(result);
     }, ANNOUNCE_AFTER_MS);
   }
+  return { render, recompute };
+}
 
-  function moveQuery(x, y) {
-    view.query = { x: model.round(model.clamp(x)), y: model.round(model.clamp(y)) };
+export function mount(element, { core, linkFor }) {
+  const link = linkFor('name-tags');
+  const parts = buildFigure(
+    element,
+    model.PEOPLE.map((person) => model.colour(person.value)),
+  );
+  const showNotice = linkNotice(element);
+  const view = { query: null, factor: 1, hovered: -1, focused: -1 };
+  const timers = { frame: 0, announce: 0 };
+  const { render, recompute } = roomDrawing(core, parts, view, timers);
+
+  // Shows a room state (the link's, or the first view's).
+  function show({ x, y, factor }) {
+    Object.assign(view, { query: Object.freeze({ x, y }), factor });
+    parts.slider.value = model.sliderFromFactor(factor);
     recompute();
   }
-
+  // The reader's changes: drawn, and kept in the link.
+  const save = () => link.save(Object.freeze({ ...view.query, factor: view.factor }));
+  function moveQuery(x, y) {
+    view.query = Object.freeze({ x: model.round(model.clamp(x)), y: model.round(model.clamp(y)) });
+    recompute();
+    save();
+  }
   function onSharpness() {
     view.factor = model.factorFromSlider(parts.slider.value);
     recompute();
+    save();
   }
   function onReset() {
-    parts.slider.value = '0';
-    view.factor = 1;
-    moveQuery(model.START_QUERY.x, model.START_QUERY.y);
+    show(ROOM_DEFAULTS);
+    save();
   }
 
   const listeners = [
@@ -72,12 +87,16 @@ export function mount(element, { core }) {
     [parts.reset, 'click', onReset],
   ];
   for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
-
-  view.factor = model.factorFromSlider(parts.slider.value);
-  recompute();
+  show(link.initial);
+  showNotice(link.messages);
 
   return {
     update() {}, // the room has its own five people; the map's state does not change it
+    // A link that arrives later (pasted, or Back).
+    load(state, messages) {
+      show(state);
+      showNotice(messages);
+    },
     destroy() {
       for (const [target, type, handler] of listeners) target.removeEventListener(type, handler);
       cancelAnimationFrame(timers.frame);

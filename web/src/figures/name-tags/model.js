@@ -48,8 +48,11 @@ export const round = (value) => Math.round(value * 100) / 100;
 export const toSvgX = (x) => SIZE / 2 + x * UNIT; // plane (y up) to SVG (y down)
 export const toSvgY = (y) => SIZE / 2 - y * UNIT;
 
-// The sharpness slider moves the factor on a log scale, 0.1 … 10.
-export const factorFromSlider = (position) => 10 ** Number(position);
+// The sharpness slider moves the factor on a log scale, 0.1 … 10; the factor keeps three
+// significant figures (as the map's does), so the link writes exactly the factor computed with.
+export const FACTOR_RANGE = Object.freeze({ low: 0.1, high: 10 });
+export const factorFromSlider = (position) => Number((10 ** Number(position)).toPrecision(3));
+export const sliderFromFactor = (factor) => String(Math.round(100 * Math.log10(factor)) / 100);
 export const factorText = (factor) => `× ${factor < 10 ? number(factor) : number(factor, 1)}`;
 
 // The points of an arrowhead at (x, y) in SVG units, pointing along (dx, dy).

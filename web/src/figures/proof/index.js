@@ -30,12 +30,15 @@ export function mount(element, { core }) {
     parts.lines.textContent = sentence;
   }
 
+  // Busy until the first check has run or said why not (print.js waits for it).
+  const done = () => parts.lines.removeAttribute('aria-busy');
   async function run() {
     let torchOutputs;
     try {
       torchOutputs = await loadScript(OUTPUTS_FILE, 'AttentionTorchOutputs', model.OUTPUTS);
     } catch (error) {
       say(model.couldNotLoad(error.message));
+      done();
       return;
     }
     const started = performance.now();
@@ -49,6 +52,7 @@ export function mount(element, { core }) {
       );
     } catch (error) {
       say(model.couldNotRun(error.message));
+      done();
       return;
     }
     const ms = performance.now() - started;
@@ -57,9 +61,11 @@ export function mount(element, { core }) {
     parts.timing.textContent = model.timing(ms);
     writeParts(parts.why, model.whyDigitsDiffer(results, core.limits.equivalenceTolerance));
     writeTable(parts.details, model.detailTable(results));
+    done();
   }
 
   say(model.WAITING);
+  parts.lines.setAttribute('aria-busy', 'true');
   parts.rerun.addEventListener('click', run);
   const stopWatching = whenNear(element, run);
   return {

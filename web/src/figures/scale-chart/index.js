@@ -3,13 +3,17 @@
 //
 // Its controls (tutorial or averaged data, peak or entropy, draws, T, seed, mask) are this
 // chart's own view state, kept here and not in the shared store: they describe a separate
-// study of random queries and keys, not the map's sentence, so they neither belong in the
-// map's link nor should they make the map recompute. The map's snapshot changes nothing here.
+// study of random queries and keys, not the map's sentence, so they should not make the map
+// recompute. They travel in the page's link as the chart's own part (link.js). The map's
+// snapshot changes nothing here.
 import { downloadCanvas, downloadCsv } from '../../lib/download.js';
+import { linkNotice } from '../../lib/link-notice.js';
+import { EVERYTHING_NEAR, everythingIsNear } from '../../lib/when-near.js';
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import './scale-chart.css';
 import { createChart, drawChart, readColors } from './canvas.js';
 import { exportCanvas } from './export.js';
+import { overBudget } from './link.js';
 import * as model from './model.js';
 import { buildFigure, writeControls, writeHeadline, writeMessages, writeTable } from './render.js';
 
@@ -53,10 +57,10 @@ function computeStudy(core, background, settings, done) {
 }
 
 // seen.visible follows whether the figure is within 200 px of the screen; onSeen() is called
-// each time it comes near. Returns the observer, or null where there is none (then it counts
-// as always visible).
+// each time it comes near, and when the page is printed (when-near.js: every figure counts as
+// near then). Returns a function that stops watching.
 function watchVisibility(root, seen, onSeen) {
-  if (seen.visible) return null;
+  if (seen.visible) return () => {};
   const observer = new IntersectionObserver(
     (entries) => {
       seen.visible = entries.some((entry) => entry.isIntersecting);
@@ -65,7 +69,16 @@ function watchVisibility(root, seen, onSeen) {
     { rootMargin: '200px 0px' },
   );
   observer.observe(root);
-  return observer;
+  const printing = () => {
+    seen.visible = true;
+    onSeen();
+  };
+  document.addEventListener(EVERYTHING_NEAR, printing);
+  seen.visible = everythingIsNear();
+  return () => {
+    observer.disconnect();
+    document.removeEventListener(EVERYTHING_NEAR, printing);
+  };
 }
 
 // Runs the study the view asks for, at most once per animation frame; the averaged one only
@@ -92,6 +105,7 @@ function createRunner(core, background, parts, getView, show) {
       return;
     }
     parts.canvasWrap.classList.remove('is-busy');
+    parts.canvasWrap.removeAttribute('aria-busy');
     if ('error' in outcome) return refuse({ [model.blamedField(getView())]: outcome.error });
     const entry = { study: outcome.value, settings, ms };
     cache.remember(key, entry);
@@ -113,6 +127,7 @@ function createRunner(core, background, parts, getView, show) {
     seen.pending = settings.mode === 'averaged' && !seen.visible;
     if (seen.pending) return;
     parts.canvasWrap.classList.add('is-busy');
+    parts.canvasWrap.setAttribute('aria-busy', 'true'); // print.js waits for it
     parts.status.textContent = 'Computing…';
     // Let "Computing…" paint before any study that runs on the main thread.
     clearTimeout(timers.compute);
@@ -135,22 +150,43 @@ function createRunner(core, background, parts, getView, show) {
     else queue();
   }
 
-  const observer = watchVisibility(parts.root, seen, () => seen.pending && schedule(0));
+  const stopWatching = watchVisibility(parts.root, seen, () => seen.pending && schedule(0));
   return {
     schedule,
     stop() {
       cancelAnimationFrame(timers.frame);
       clearTimeout(timers.delay);
       clearTimeout(timers.compute);
-      observer?.disconnect();
+      stopWatching();
     },
   };
 }
 
-export function mount(element, { core, compute }) {
+// The chart's view for a state of its link part.
+const viewOf = ({ mode, measure, causal, draws, T, seed }) => ({
+  ...model.INITIAL_VIEW,
+  mode,
+  measure,
+  causal,
+  raw: { draws: String(draws), T: String(T), seed: String(seed) },
+});
+
+// The link's copy of the view: the averaged study's numbers as typed when they make a study the
+// core would run, else the last that did (the fields then show their messages).
+function linkState(view, saved, core) {
+  const { settings } = model.settingsFor({ ...view, mode: 'averaged' }, core.limits);
+  const typed = settings && !overBudget(settings, core) ? settings : saved;
+  const { mode, measure, causal } = view;
+  return Object.freeze({ mode, measure, causal, draws: typed.draws, T: typed.T, seed: typed.seed });
+}
+
+export function mount(element, { core, compute, linkFor }) {
   uid += 1;
+  const link = linkFor('scale');
   const parts = buildFigure(element, `scale-chart-${uid}`);
-  let view = { ...model.INITIAL_VIEW };
+  const showNotice = linkNotice(element);
+  let view = viewOf(link.initial);
+  let saved = link.initial;
   let shown = { study: null, settings: null, measure: view.measure, colors: {}, axes: null };
   shown.colors = readColors(parts.root);
 
@@ -179,6 +215,8 @@ export function mount(element, { core, compute }) {
     writeControls(parts.controls, view);
     parts.tutorialNote.hidden = view.mode !== 'tutorial';
     runner.schedule(delay);
+    saved = linkState(view, saved, core);
+    link.save(saved);
   }
 
   const fileName = (extension) =>
@@ -196,9 +234,16 @@ export function mount(element, { core, compute }) {
   });
 
   change({}); // the tutorial's study is small (2 million multiply-adds): at once
+  showNotice(link.messages);
 
   return {
     update() {}, // the map's state does not change this study
+    // A link that arrives later (pasted, or Back).
+    load(state, messages) {
+      view = viewOf(state);
+      change({});
+      showNotice(messages);
+    },
     destroy() {
       runner.stop();
       for (const cleanup of cleanups) cleanup();

@@ -1,8 +1,10 @@
 // Section 6, "Watch a head learn": trains the one-head character model three times side by
 // side (1/√d, not scaled, 1/d) and once with no head at all, in the learning module's workers
 // (runner.js), and draws the runs at most once per animation frame. Any change of setting
-// resets the runs.
+// resets the runs. The settings (not the runs) travel in the page's link as the figure's own
+// part (link.js).
 import './training.css';
+import { linkNotice } from '../../lib/link-notice.js';
 import * as model from './model.js';
 import * as render from './render.js';
 import { createRunner } from './runner.js';
@@ -180,10 +182,12 @@ function createPlay(parts, runner, learning, data) {
 }
 
 // learning: the section's module and data, loaded on first use (learning.js's createLearning).
-export function mount(element, { learning }) {
+export function mount(element, { learning, linkFor }) {
   uid += 1;
   const id = uid;
-  const parts = render.buildFigure(element, `training-${id}`, model.DEFAULT_SETTINGS);
+  const link = linkFor('training');
+  const parts = render.buildFigure(element, `training-${id}`, link.initial);
+  const showNotice = linkNotice(element);
   const data = { shakespeare: '', results: null, loading: false, tried: false };
   const drawing = createDrawing(parts, () => runner.view(), data);
   const runner = createRunner({
@@ -200,6 +204,13 @@ export function mount(element, { learning }) {
     render.writeMessages(parts.fields, model.visibleErrors(errors, typed));
     showWidthRate(parts, data.results);
     if (runner.view().runs.length > 0) runner.reset();
+  }
+  // The link, and the printout's sentence, keep the last settings a run would accept.
+  function saveSettings() {
+    const checked = readSettings(parts.fields);
+    if (!checked.value) return;
+    link.save(checked.value);
+    parts.printed.textContent = model.settingsSentence(checked.value);
   }
 
   // A failure is said when Train is pressed, if it still fails then.
@@ -219,10 +230,20 @@ export function mount(element, { learning }) {
   parts.body.closest('details').addEventListener('toggle', drawing.schedule);
   parts.root.addEventListener('input', (event) => {
     if (event.target === parts.fields.text.control) settingChanged();
+    saveSettings();
   });
+  parts.root.addEventListener('change', saveSettings);
   drawing.draw();
+  showNotice(link.messages);
+  parts.printed.textContent = model.settingsSentence(link.initial);
 
   return {
+    // A link that arrives later (pasted, or Back): its settings, and the runs reset.
+    load(settings, messages) {
+      render.showSettings(parts.fields, settings);
+      settingChanged();
+      showNotice(messages);
+    },
     destroy() {
       stopWatching();
       document.removeEventListener('themechange', drawing.themeChanged);

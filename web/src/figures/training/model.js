@@ -94,6 +94,15 @@ export function checkSettings(raw) {
   return { value: Object.freeze({ d, steps, learningRate, source, text }) };
 }
 
+// The settings in one sentence, for the printout (where the controls are not printed).
+export function settingsSentence({ d, steps, learningRate, source, text }) {
+  const rate =
+    learningRate === null ? 'the width’s own learning rate' : `learning rate ${learningRate}`;
+  const learned =
+    source === 'pasted' ? `a pasted text of ${text.length} characters` : 'Shakespeare';
+  return `Settings: head width d = ${d}, ${steps} steps, ${rate}, learning from ${learned}.`;
+}
+
 // The messages to show while a reader is still filling the form: a pasted text is judged
 // only once something is in the box, or Train was pressed (tried).
 export function visibleErrors(errors, { text, tried }) {

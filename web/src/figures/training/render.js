@@ -36,7 +36,6 @@ function buildControls(root, uid, settings) {
   const box = make('div', { class: 'controls training__controls' }, root);
   const width = make('select', { id: `${uid}-d` });
   for (const d of WIDTHS) make('option', { value: String(d), text: String(d) }, width);
-  width.value = String(settings.d);
   const source = make('select', { id: `${uid}-source` });
   make('option', { value: 'shakespeare', text: 'Shakespeare' }, source);
   make('option', { value: 'pasted', text: 'Text I paste' }, source);
@@ -47,7 +46,6 @@ function buildControls(root, uid, settings) {
     max: String(MAX_STEPS),
     step: '10',
   });
-  steps.value = String(settings.steps);
   const rate = make('input', { id: `${uid}-rate`, type: 'number', min: '0', step: 'any' });
   rate.placeholder = 'the width’s own';
   const text = make('textarea', { id: `${uid}-text`, rows: '4', spellcheck: 'false' });
@@ -59,8 +57,19 @@ function buildControls(root, uid, settings) {
     text: field(box, `${uid}-text`, 'Your text', text),
   };
   fields.text.control.parentElement.classList.add('wide');
-  fields.text.control.parentElement.hidden = true;
+  showSettings(fields, settings);
   return fields;
+}
+
+// Puts settings (DEFAULT_SETTINGS' shape: a link's, or the first view's) into the controls.
+export function showSettings(fields, settings) {
+  fields.d.control.value = String(settings.d);
+  fields.steps.control.value = String(settings.steps);
+  fields.learningRate.control.value =
+    settings.learningRate === null ? '' : String(settings.learningRate);
+  fields.source.control.value = settings.source;
+  fields.text.control.value = settings.text;
+  fields.text.control.parentElement.hidden = settings.source !== 'pasted';
 }
 
 function buildButtons(root) {
@@ -69,8 +78,9 @@ function buildButtons(root) {
   const reset = make('button', { type: 'button', text: 'Reset' }, row);
   const bar = make('progress', { max: '1', value: '0', 'aria-label': 'Training progress' }, row);
   const status = make('p', { class: 'training__status', role: 'status' }, root);
+  const printed = make('p', { class: 'print-only training__printed' }, root);
   const notice = make('p', { class: 'training__notice' }, root);
-  return { play, reset, bar, status, notice };
+  return { play, reset, bar, status, printed, notice };
 }
 
 function buildChart(root) {
