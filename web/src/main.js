@@ -16,6 +16,7 @@ import { createHashSync } from './lib/hash-sync.js';
 import { setupInPageLinks } from './lib/in-page-links.js';
 import { linkHash, parseParts } from './link.js';
 import { heroLink } from './figures/hero/link.js';
+import { copyingLink } from './figures/copying/link.js';
 import { nameTagsLink } from './figures/name-tags/link.js';
 import { scaleLink } from './figures/scale-chart/link.js';
 import { trainingLink } from './figures/training/link.js';
@@ -34,7 +35,7 @@ import * as experiments from './figures/experiments/index.js';
 
 // The figures whose state travels in the page's link beside the map's (link.js), each named
 // by its slot (data-figure). Adding a figure's part is one entry here (web/README.md).
-const LINKED = [heroLink, nameTagsLink, scaleLink, trainingLink];
+const LINKED = [heroLink, nameTagsLink, scaleLink, trainingLink, copyingLink];
 
 const FIGURES = {
   hero,

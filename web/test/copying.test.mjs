@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChromium, watchProblems } from './chromium.mjs';
 import { poll } from './waits.mjs';
+import { copyingHeadFloat64 } from './reference/copying-head-float64.mjs';
 
 const chromium = useChromium();
 const PHRASE = 'what shall I do? say what; what shall I do?';
@@ -150,8 +151,8 @@ describe("the copying head's recorded growth (section 9)", () => {
     );
     await openPage('', async (page, problems) => {
       await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
-      await page.waitForSelector('#copying canvas[role="img"]');
-      const label = await page.getAttribute('#copying canvas', 'aria-label');
+      await page.waitForSelector('#copying .copying-growth canvas[role="img"]');
+      const label = await page.getAttribute('#copying .copying-growth canvas', 'aria-label');
       // the first step at which layer 2's recorded induction score is 0.3 or more, found here
       const layer2 = saved.curve.induction[1];
       const formed = saved.curve.step[layer2.findIndex((score) => score >= 0.3)];
@@ -160,7 +161,7 @@ describe("the copying head's recorded growth (section 9)", () => {
       assert.match(timing, /Recorded from the native run \(npm run grow\)/);
       const rows = await page.$$eval('#copying tbody tr', (trs) => trs.length);
       assert.equal(rows, saved.curve.step.length);
-      const painted = await page.$eval('#copying canvas', (canvas) => {
+      const painted = await page.$eval('#copying .copying-growth canvas', (canvas) => {
         const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
         let inked = 0;
         for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
@@ -189,6 +190,50 @@ describe('the experiment "Say it twice"', () => {
       const shown = await page.textContent('[data-role="experiment-note"]');
       assert.ok(shown.includes(`Of the ${withEarlier} rows`), shown);
       assert.ok(shown.includes(`, ${intoCopy} (`), shown);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
+
+describe('section 9 reads the reader’s own text', () => {
+  test('its map equals float64 on typed text, either layer, and the link keeps text and layer', async () => {
+    const saved = JSON.parse(
+      readFileSync(new URL('../assets/copying-head.json', import.meta.url), 'utf8'),
+    );
+    await openPage('', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('.copying-reading canvas[data-peaks]', { timeout: 30_000 });
+      const text = 'the sun and the moon, the sun and the mo';
+      for (const layer of [2, 1]) {
+        await page.check(`input[name="copying-layer"][value="${layer}"]`);
+        await page.fill('#copying-text', text);
+        await page.waitForFunction(
+          (count) =>
+            document.querySelector('.copying-reading canvas').dataset.peaks.split(',').length ===
+            count,
+          [...text].length,
+          { timeout: 20_000 },
+        );
+        const peaks = (await page.getAttribute('.copying-reading canvas', 'data-peaks'))
+          .split(',')
+          .map(Number);
+        const expected = copyingHeadFloat64(saved, text).weights[layer - 1].map((row) =>
+          row.indexOf(Math.max(...row)),
+        );
+        assert.deepEqual(peaks, expected, `layer ${layer}`);
+      }
+      assert.match(
+        await page.textContent('.copying-reading__note'),
+        /^Layer 1 mostly looks one character back/,
+      );
+      const hash = new URL(page.url()).hash;
+      assert.match(hash, /copy-text=the%20sun/);
+      assert.match(hash, /copy-layer=1/);
+      await page.reload();
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('.copying-reading canvas[data-peaks]', { timeout: 30_000 });
+      assert.equal(await page.inputValue('#copying-text'), text);
+      assert.equal(await page.isChecked('input[name="copying-layer"][value="1"]'), true);
       assert.deepEqual(problems, []);
     });
   });

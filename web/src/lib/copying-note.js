@@ -1,6 +1,9 @@
-// The copying head's live note, shared by the map and the "Say it twice" experiment: the share
-// of rows that point into an earlier copy, as the core counted it on the drawn weights
-// (rowsIntoCopy of rowsWithEarlier: cpp/wasm/learning_bindings.cpp). Pure; never recounts.
+// The copying head's live sentences, shared by the figures that show it (the first screen,
+// section 4's map, the "Say it twice" experiment, section 9): the share of rows that point into
+// an earlier copy, as the core counted it on the drawn weights (rowsIntoCopy of
+// rowsWithEarlier: cpp/trained/copying_head.hpp), and the model's guess for the next letter.
+// Pure; never recounts.
+import { sharePhrase, visibleToken } from './format.js';
 
 const LAYER_WORDS = Object.freeze({
   1: 'Layer 1 mostly looks one character back',
@@ -20,4 +23,13 @@ export function copyingNoteText(result) {
     `${LAYER_WORDS[layer]}. Of the ${rowsWithEarlier} rows whose character came earlier, ` +
     `${rowsIntoCopy} (${sharePercent(rowsIntoCopy, rowsWithEarlier)}) put their largest weight just after an earlier copy of it.`
   );
+}
+
+// "Its guess for the next letter: “i” 97%, “o” 1%, “e” 1%.": next is copyingHeadMap's
+// [{ character, probability }], likeliest first.
+export function guessLine(next) {
+  const named = next.map(
+    ({ character, probability }) => `“${visibleToken(character)}” ${sharePhrase(probability)}`,
+  );
+  return `Its guess for the next letter: ${named.join(', ')}.`;
 }

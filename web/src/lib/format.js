@@ -77,6 +77,15 @@ export function axisTick(value) {
   return minus(fraction ? `${grouped}.${fraction}` : grouped);
 }
 
+// A share or a chance in words a reader can trust: "all" only when it is exactly 1, never
+// "100%" or "0%" for one that is not.
+export function sharePhrase(share) {
+  if (share === 1) return 'all';
+  if (share >= 0.995) return 'nearly all';
+  if (share < 0.005) return 'under 1%';
+  return `${Math.round(share * 100)}%`;
+}
+
 // A token as shown on an axis: spaces and invisible characters made visible.
 export function visibleToken(token) {
   if (token === ' ') return '␣';

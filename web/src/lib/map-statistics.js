@@ -51,3 +51,16 @@ export function peakTally(peakTargets) {
   }
   return { counts, rows };
 }
+
+// The column where each row puts its largest weight (the first, on a tie), of a result's causal
+// weights (T×T): what the maps of saved models mark for the tests (canvas data-peaks).
+export function rowPeaks({ T, weights }) {
+  const peaks = [];
+  for (let row = 0; row < T; row++) {
+    let best = 0;
+    for (let col = 1; col <= row; col++)
+      if (weights[row * T + col] > weights[row * T + best]) best = col;
+    peaks.push(best);
+  }
+  return peaks;
+}

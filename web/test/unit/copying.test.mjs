@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { growthModel } from '../../src/figures/copying/model.js';
-import { copyingNoteText } from '../../src/lib/copying-note.js';
+import { copyingNoteText, guessLine } from '../../src/lib/copying-note.js';
 import { COPYING_HEAD, copyingLayer } from '../../src/trained/copying-head.js';
 import {
   createChecks,
@@ -69,4 +69,15 @@ test('vectors=copying-1 and copying-2 fix the model’s fields and round-trip; o
   }
   assert.equal(parseHash('', checks).state.vectors, DEFAULT_STATE.vectors);
   assert.match(parseHash('#vectors=copying-3', checks).messages[0], /copying-1, copying-2/);
+});
+
+test('the guess names the three likeliest next letters, spaces made visible, none rounded to 0%', () => {
+  assert.equal(
+    guessLine([
+      { character: 'c', probability: 0.9 },
+      { character: ' ', probability: 0.06 },
+      { character: 'x', probability: 0.001 },
+    ]),
+    'Its guess for the next letter: “c” 90%, “␣” 6%, “x” under 1%.',
+  );
 });

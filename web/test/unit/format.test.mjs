@@ -10,6 +10,7 @@ import {
   fixed,
   scientific,
   significant,
+  sharePhrase,
 } from '../../src/lib/format.js';
 
 const cases = (format, table) => {
@@ -130,4 +131,16 @@ test('axis ticks group thousands, drop float noise and keep a real minus sign', 
     [-0.5, '−0.5'],
     [Number.NaN, '—'],
   ]);
+});
+
+test('a share is never rounded to all or nothing', () => {
+  const cases = [
+    [1, 'all'],
+    [0.9996, 'nearly all'],
+    [0.994, '99%'],
+    [0.5, '50%'],
+    [0.006, '1%'],
+    [0.004, 'under 1%'],
+  ];
+  for (const [share, words] of cases) assert.equal(sharePhrase(share), words, String(share));
 });

@@ -2,14 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_WORDS, heroLink } from '../../src/figures/hero/link.js';
-import {
-  cellLine,
-  copyingLine,
-  guessLine,
-  heroModel,
-  sharePhrase,
-  TUTORIAL_LINE,
-} from '../../src/figures/hero/model.js';
+import { cellLine, copyingLine, heroModel, TUTORIAL_LINE } from '../../src/figures/hero/model.js';
 
 // A copying head's answer for `tokens` whose rows put `share` on `peaks[row]` and spread the rest.
 function result(tokens, peaks, share = 0.8, counts = {}) {
@@ -59,13 +52,6 @@ test('with no letter repeated there is nothing to copy, and the line says so', (
   );
 });
 
-test('the guess names the three likeliest next letters, spaces made visible, none rounded to 0%', () => {
-  assert.equal(
-    guessLine(result(['a'], [0]).next),
-    'Its guess for the next letter: “c” 90%, “␣” 6%, “x” under 1%.',
-  );
-});
-
 test('the untrained head has its own line and no guess; every row’s peak is kept for the tests', () => {
   const model = heroModel('tutorial', result(['a', 'b', 'c'], [0, 0, 1]));
   assert.equal(model.line, TUTORIAL_LINE);
@@ -83,18 +69,6 @@ test('a cell reads its share, and a masked one says it may not look ahead', () =
     cellLine(model, { row: 0, col: 2 }),
     'Letter 1, “a”, may not look ahead at letter 3.',
   );
-});
-
-test('a share is never rounded to all or nothing', () => {
-  const cases = [
-    [1, 'all'],
-    [0.9996, 'nearly all'],
-    [0.994, '99%'],
-    [0.5, '50%'],
-    [0.006, '1%'],
-    [0.004, 'under 1%'],
-  ];
-  for (const [share, words] of cases) assert.equal(sharePhrase(share), words, String(share));
 });
 
 const parse = (hash) => heroLink.parse(new URLSearchParams(hash.slice(1)));

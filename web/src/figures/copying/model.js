@@ -2,7 +2,9 @@
 // written by `npm run grow`): the points to draw, the step the second head's induction score
 // first reached 0.3 (attention-grow's own crossed03), and every sentence the figure prints.
 // Pure: runs in Node. Nothing here trains; the page only replays the recording.
-import { fixed } from '../../lib/format.js';
+import { copyingNoteText, guessLine } from '../../lib/copying-note.js';
+import { fixed, visibleToken } from '../../lib/format.js';
+import { rowPeaks } from '../../lib/map-statistics.js';
 
 export const FORMS_AT = 0.3; // the induction score at which the page says the head has formed
 // How much slower a training step runs in wasm than natively: the one-head trainer's measured
@@ -43,5 +45,20 @@ export function growthModel({ curve, training }) {
       curve.trainLoss[i] === null ? '–' : fixed(curve.trainLoss[i], 3),
       fixed(curve.induction.at(-1)[i], 3),
     ]),
+  };
+}
+
+// The live reading above the chart: one layer of the copying head on the reader's text
+// (copyingHeadMap's result), with the note the map gives it and the model's guess for the next
+// letter. Pure.
+export function readingModel(result) {
+  return {
+    T: result.T,
+    weights: result.weights,
+    labels: result.tokens.map(visibleToken),
+    causal: true,
+    note: copyingNoteText(result),
+    guesses: guessLine(result.next),
+    peaks: rowPeaks(result),
   };
 }

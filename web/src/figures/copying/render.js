@@ -1,7 +1,9 @@
-// Draws the growth model: a Chart.js line chart (loss on the left axis, layer 2's induction score
-// on the right), a dashed line where the head forms with its label, and the numbers table.
+// Draws section 9: the live reading of the reader's text (a letter map), and the growth model: a
+// Chart.js line chart (loss on the left axis, layer 2's induction score on the right), a dashed
+// line where the head forms with its label, and the numbers table.
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
 import { axisTick } from '../../lib/format.js';
+import { drawLetterMap } from '../../lib/letter-map.js';
 import { cssColor } from '../../theme.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
@@ -86,4 +88,23 @@ export function drawChart(canvas, model) {
 export function tableMarkup(rows) {
   const body = rows.map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`);
   return `<table><caption>The recorded run, every 50 steps</caption><thead><tr><th scope="col">step</th><th scope="col">training loss</th><th scope="col">layer 2's induction score</th></tr></thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+// The live reading: the layer's map of the reader's text, with its letters on both sides.
+export function drawReading({ scroller, canvas }, model, cache) {
+  drawLetterMap(canvas, model, {
+    width: scroller.clientWidth,
+    height: Math.min(scroller.clientWidth, Math.round(0.6 * window.innerHeight)),
+    colours: {
+      text: cssColor('--text'),
+      mask: cssColor('--surface-2'),
+      focus: cssColor('--focus'),
+    },
+    cache,
+  });
+  canvas.setAttribute(
+    'aria-label',
+    `The copying head's map of your ${model.T} letters. ${model.note}`,
+  );
+  canvas.dataset.peaks = model.peaks.join(); // where each row looks most: for the tests
 }

@@ -1,31 +1,16 @@
 // The first screen as data: a head's map of the reader's words, told in one or two plain
 // sentences, and the model's guess for the next character. Pure: the core's result in,
 // everything the figure prints out. It never draws (render.js does).
-import { visibleToken } from '../../lib/format.js';
-
-// A chance or a share in words a reader can trust: "all" only when it is exactly 1, never
-// "100%" or "0%" for one that is not.
-export function sharePhrase(share) {
-  if (share === 1) return 'all';
-  if (share >= 0.995) return 'nearly all';
-  if (share < 0.005) return 'under 1%';
-  return `${Math.round(share * 100)}%`;
-}
+import { guessLine } from '../../lib/copying-note.js';
+import { sharePhrase, visibleToken } from '../../lib/format.js';
+import { rowPeaks } from '../../lib/map-statistics.js';
 
 const quoted = (token) => `“${visibleToken(token)}”`;
-
-// The column where row `row` puts its largest weight (the first, on a tie).
-export function peakOf(result, row) {
-  let best = 0;
-  for (let col = 1; col <= row; col++)
-    if (result.weights[row * result.T + col] > result.weights[row * result.T + best]) best = col;
-  return best;
-}
 
 // What the copying head did with the last letter, and with all the letters that repeat.
 export function copyingLine(result) {
   const last = result.T - 1;
-  const peak = peakOf(result, last);
+  const peak = rowPeaks(result).at(-1);
   const share = sharePhrase(result.weights[last * result.T + peak]);
   const { tokens, rowsWithEarlier, rowsIntoCopy } = result;
   if (!rowsWithEarlier)
@@ -41,14 +26,6 @@ export function copyingLine(result) {
 
 export const TUTORIAL_LINE =
   'This head is untrained: its numbers depend on where each letter stands, not on which letter it is. Change a letter and nothing here changes.';
-
-// "“i” 97%, “o” 1%, “e” under 1%": the model's likeliest next characters.
-export function guessLine(next) {
-  const named = next.map(
-    ({ character, probability }) => `${quoted(character)} ${sharePhrase(probability)}`,
-  );
-  return `Its guess for the next letter: ${named.join(', ')}.`;
-}
 
 // One cell, for the readout under the map (positions count from 1).
 export function cellLine(model, { row, col }) {
@@ -68,6 +45,6 @@ export function heroModel(head, result) {
     causal: true,
     line: head === 'copying' ? copyingLine(result) : TUTORIAL_LINE,
     guesses: head === 'copying' ? guessLine(result.next) : null,
-    peaks: Array.from({ length: result.T }, (_, row) => peakOf(result, row)),
+    peaks: rowPeaks(result),
   };
 }
