@@ -437,3 +437,16 @@ test('the printout says the run’s settings in one sentence, the rate and the t
     'Settings: head width d = 16, 120 steps, learning rate 0.03, learning from a pasted text of 70 characters.',
   );
 });
+
+test('the chart marks where the lines start when its fitted axis leaves the start out', () => {
+  const run = (start, later) => ({
+    history: [
+      { step: 0, heldOutLoss: start },
+      { step: 100, heldOutLoss: later },
+    ],
+  });
+  const runs = [run(4.081, 2.5), run(4.079, 2.4)];
+  assert.equal(model.startMark(runs, { min: 2.3, max: 2.6 }), 'start: 4.08 ↑');
+  assert.equal(model.startMark(runs, { min: 2.3, max: 4.2 }), null);
+  assert.equal(model.startMark([], { min: 0, max: 5 }), null);
+});

@@ -1,7 +1,9 @@
 // The training figure's loss chart (Chart.js, only the line chart's parts): one line per run,
 // held-out loss against step, each told apart by its colour, its dash and its marker, and
-// named at its right end (a small plugin), labels nudged apart where lines end close together
-// and kept inside the plot's height.
+// named in the margin right of the plot at the height its line ends (a small plugin), labels
+// nudged apart where lines end close together and kept inside the plot's height, so no label
+// ever crosses a line or another label while the runs go on. Where the fitted axis leaves the
+// lines' start out, a mark at its top says where they start.
 // It draws what model.js computed: points, the y range, the accessible name.
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
 import { axisTick } from '../../lib/format.js';
@@ -43,10 +45,27 @@ const endLabels = {
     ctx.save();
     ctx.font = '12px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    for (const { dataset, x, y } of ends) {
+    for (const { dataset, y } of ends) {
       ctx.fillStyle = dataset.borderColor;
-      ctx.fillText(dataset.label, Math.min(x, chartArea.right) + 6, y);
+      ctx.fillText(dataset.label, chartArea.right + 6, y);
     }
+    ctx.restore();
+  },
+};
+
+// "start: 4.08 ↑" above the plot (in the room its top padding keeps), over step 0, when the lines
+// start above the axis: never on a line.
+const startMark = {
+  id: 'trainingStartMark',
+  afterDatasetsDraw(chart) {
+    const text = chart.options.plugins.trainingStartMark?.text;
+    if (!text) return;
+    const { ctx, chartArea } = chart;
+    ctx.save();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textBaseline = 'bottom';
+    ctx.fillStyle = cssColor('--muted');
+    ctx.fillText(text, chartArea.left, chartArea.top - 3);
     ctx.restore();
   },
 };
@@ -85,13 +104,13 @@ export function createLossChart(canvas, steps) {
       maintainAspectRatio: false,
       parsing: false,
       events: [],
-      layout: { padding: { right: 78 } },
+      layout: { padding: { right: 78, top: 18 } },
       scales: {
         x: axis('step', { min: 0, max: steps }),
         y: axis('held-out loss (nats)', { min: 0, max: 5 }),
       },
     },
-    plugins: [endLabels],
+    plugins: [endLabels, startMark],
   });
 }
 
@@ -100,9 +119,10 @@ export function createLossChart(canvas, steps) {
 const drawn = new WeakMap();
 
 // points: one array per run, in RUNS order; steps: the x axis's end; range: { min, max } of
-// the y axis; label: the canvas's accessible name.
-export function drawChart(chart, points, { steps, range, label }) {
-  const key = JSON.stringify([points, steps, range, label]);
+// the y axis; start: the mark for where lines start above it, or null; label: the canvas's
+// accessible name.
+export function drawChart(chart, points, { steps, range, start, label }) {
+  const key = JSON.stringify([points, steps, range, start, label]);
   if (drawn.get(chart) === key) return;
   drawn.set(chart, key);
   RUNS.forEach((_, i) => {
@@ -111,6 +131,7 @@ export function drawChart(chart, points, { steps, range, label }) {
   chart.options.scales.x.max = steps;
   chart.options.scales.y.min = range.min;
   chart.options.scales.y.max = range.max;
+  chart.options.plugins.trainingStartMark = { text: start };
   chart.update('none');
   chart.canvas.setAttribute('aria-label', label);
 }

@@ -79,9 +79,11 @@ function createDrawing(parts, view, data) {
       const run = runs.find((r) => r.key === key);
       return run ? model.chartPoints(run) : [];
     });
+    const range = model.lossAxisRange(runs, steps);
     render.drawChart(chart, points, {
       steps,
-      range: model.lossAxisRange(runs, steps),
+      range,
+      start: model.startMark(runs, range),
       label: model.chartLabel(runs, context),
     });
   }

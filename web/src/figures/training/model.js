@@ -233,6 +233,18 @@ export function lossAxisRange(runs, totalSteps) {
   return { min: Math.max(0, min), max };
 }
 
+// Where the lines start when that is above the fitted axis (which leaves the start out so the
+// rest is not squashed): "start: 4.08 ↑", the largest held-out loss at step 0, or null when
+// every start is on the chart.
+export function startMark(runs, range) {
+  const starts = runs.flatMap((r) =>
+    r.history.filter((m) => m.step === 0).map((m) => m.heldOutLoss),
+  );
+  const highest = Math.max(...starts.filter(Number.isFinite));
+  if (!Number.isFinite(highest) || highest <= range.max) return null;
+  return `start: ${fixed(highest, 2)} ↑`;
+}
+
 // What the runs learn from, said once the core has read it: its length and its alphabet.
 export function sourceNotice(settings, started) {
   const size = `${started.characters.toLocaleString('en')} characters (${started.vocabulary.length} distinct)`;
