@@ -12,6 +12,7 @@
 
 #include "learning/model.hpp"
 #include "trained/copying_head.hpp"
+#include "trained/float16.hpp"
 #include "trained/trained_head.hpp"
 
 #include <emscripten/bind.h>
@@ -30,6 +31,23 @@ Vocabulary vocabulary_field(const val& head) {
     return in_field("vocabulary", [&] {
         return Vocabulary(emscripten::vecFromJSArray<std::string>(array_field(head, "vocabulary")));
     });
+}
+
+// A saved model's float16 halves (a Uint16Array of `count`, the file's own bits) as the floats
+// they stand for (from_float16): the page never decodes the format itself.
+std::vector<float> halves_field(const val& array, std::size_t count, const char* name) {
+    if (array.typeOf().as<std::string>() != "object" || array.isNull() ||
+        !array["BYTES_PER_ELEMENT"].isNumber() || array["BYTES_PER_ELEMENT"].as<int>() != 2)
+        throw std::invalid_argument(std::string(name) + " must be a Uint16Array of float16 halves");
+    const auto length = array["length"].as<std::size_t>();
+    if (length != count)
+        throw std::invalid_argument(std::string(name) + " has " + std::to_string(length) +
+                                    " halves; the model needs " + std::to_string(count));
+    std::vector<std::uint16_t> halves(count);
+    val(emscripten::typed_memory_view(count, halves.data())).call<void>("set", array);
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = from_float16(halves[i]);
+    return values;
 }
 
 template <typename Model>
@@ -58,8 +76,8 @@ struct TrainedHead {
 };
 
 // { vocabulary: [characters], context, d, scale: { mode, factor }, parameters: { embedding:
-// Float32Array, … } }. The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first five
-// matrices in Parameters order. The output projection and the unembedding only predict the next
+// Uint16Array of float16 halves, … } }. The map reads x = E + P and q, k, v = x·Wq, x·Wk, x·Wv: the first
+// five matrices in Parameters order. The output projection and the unembedding only predict the next
 // character, so the page does not ship them (scripts/build-web.mjs) and they stay zero.
 val trained_head_load_js(val head) {
     return guarded([&] {
@@ -77,7 +95,8 @@ val trained_head_load_js(val head) {
         for (std::size_t n = 0; n < kMapMatrices; ++n) {
             const char* name = Parameters::names()[n];
             Matrix& m = *out->parameters.all()[n];
-            m = in_field("parameters", [&] { return matrix_from(parameters[name], m.rows, m.cols, name); });
+            m.values =
+                in_field("parameters", [&] { return halves_field(parameters[name], m.values.size(), name); });
         }
         loaded<TrainedHead>() = std::move(out);
         val result = val::object();
@@ -127,8 +146,8 @@ struct CopyingHead {
 
 constexpr int kMaxGuesses = 8;  // the first screen shows three
 
-// { vocabulary: [characters], context, d, layers, layerNorm, scale, parameters: Float32Array } in
-// parameter_layout() order (cpp/learning/layered/layered_model.hpp).
+// { vocabulary: [characters], context, d, layers, layerNorm, scale, float16: Uint16Array } in
+// parameter_layout() order (cpp/learning/layered/layered_model.hpp), as the file's halves.
 val copying_head_load_js(val head) {
     return guarded([&] {
         require_request(head, "copyingHeadLoad");
@@ -141,11 +160,12 @@ val copying_head_load_js(val head) {
         out->config.layer_norm = bool_field(head, "layerNorm");
         out->config.scale = scale_field(head, "scale");
         validate_layered_config(out->config);
-        const auto total = static_cast<double>(parameter_layout(out->config).total);
-        out->parameters = matrix_from(head["parameters"], 1, total, "parameters").values;
+        const std::size_t total = parameter_layout(out->config).total;
+        out->parameters =
+            in_field("float16", [&] { return halves_field(head["float16"], total, "float16"); });
         loaded<CopyingHead>() = std::move(out);
         val result = val::object();
-        result.set("parameters", total);
+        result.set("parameters", static_cast<double>(total));
         return result;
     });
 }

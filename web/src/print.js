@@ -104,7 +104,10 @@ function printControls(documentRef) {
 export function setupPrint(documentRef = document, windowRef = window) {
   const note = documentRef.createElement('p');
   note.className = 'print-link';
-  note.append('The live page, in the state printed here: ', documentRef.createElement('a'));
+  // Filled in at print time with the link of the state printed; a real address from the start
+  // (a link without one is no link to a crawler).
+  const link = Object.assign(documentRef.createElement('a'), { href: windowRef.location.href });
+  note.append('The live page, in the state printed here: ', link);
   documentRef.body.append(note);
   const { button, status } = printControls(documentRef);
   const print = printWhenReady(documentRef, windowRef, status);

@@ -7,12 +7,13 @@ import './embed-action.css';
 import { isEmbeddable } from './figures.js';
 import { embedUrl, snippet } from './snippet.js';
 
-const MARKUP = (id) => `
+// figure: an EMBEDDABLE name (figures.js), never text a reader typed.
+const MARKUP = (figure, id = `embed-snippet-${figure}`) => `
   <summary>Embed</summary>
   <p><label for="${id}">Paste this into a course page or slides to show this figure, live, as it is now:</label></p>
   <textarea id="${id}" readonly rows="5" spellcheck="false"></textarea>
   <p class="button-row"><button type="button" data-role="copy">Copy the snippet</button>
-  <a data-role="preview" target="_blank" rel="noopener">See it alone</a>
+  <a data-role="preview" href="embed.html?figure=${figure}" target="_blank" rel="noopener">See it alone</a>
   <span data-role="copied" role="status"></span></p>`;
 
 async function copy(textarea, status) {
@@ -33,7 +34,7 @@ function addAction(slot, locationRef, hashFor) {
   const figure = slot.dataset.figure;
   const details = document.createElement('details');
   details.className = 'embed-action';
-  details.innerHTML = MARKUP(`embed-snippet-${figure}`); // static markup; the snippet goes in .value
+  details.innerHTML = MARKUP(figure); // static markup; the snippet goes in .value
   const textarea = details.querySelector('textarea');
   const $ = (role) => details.querySelector(`[data-role="${role}"]`);
   const refresh = () => {

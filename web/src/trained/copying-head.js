@@ -1,11 +1,11 @@
 // The two-layer model grown natively (`npm run grow`, web/assets/copying-head.json): its shape,
 // vocabulary, census and recorded curve travel in the bundle; its weights (one float16 base64
-// string) are decoded once, on first use (weights.js says where they come from). The first
+// string) become halves once, on first use (weights.js says where they come from). The first
 // screen shows its second layer on the reader's words. It is not the one-layer trained head
 // (trained-head.js).
 import saved from '../../assets/copying-head.json' with { type: 'json' };
 import { namedScale } from '../lib/scale.js';
-import { decodeFloat16Base64 } from './float16.js';
+import { halvesOf } from './float16.js';
 import { loadWeights, savedWeights } from './weights.js';
 
 // What the page says about the model and its growth: every number here was written by
@@ -42,7 +42,7 @@ export function copyingHead() {
     layers: COPYING_HEAD.layers,
     layerNorm: COPYING_HEAD.layerNorm,
     scale: COPYING_HEAD.scale,
-    parameters: decodeFloat16Base64(halves),
+    float16: halvesOf(halves),
   });
   return decoded;
 }

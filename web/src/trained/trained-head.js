@@ -1,10 +1,10 @@
 // The head trained natively on the whole corpus (`npm run train`, web/assets/trained-head.json):
 // its shape, its vocabulary and what attention-train measured about it travel in the bundle;
-// its weights (only the five matrices a map reads: scripts/build-web.mjs) are decoded from
-// float16 once, on first use (weights.js says where they come from).
+// its weights (only the five matrices a map reads: scripts/build-web.mjs) become float16 halves
+// once, on first use (weights.js says where they come from).
 import saved from '../../assets/trained-head.json' with { type: 'json' };
 import { namedScale } from '../lib/scale.js';
-import { decodeFloat16Base64 } from './float16.js';
+import { halvesOf } from './float16.js';
 import { loadWeights, savedWeights } from './weights.js';
 
 // What the page says about the head: every number here was written by attention-train (the
@@ -38,7 +38,7 @@ export function trainedHead() {
     d: TRAINED_HEAD.d,
     scale: TRAINED_HEAD.scale,
     parameters: Object.fromEntries(
-      Object.entries(parameters).map(([name, { float16 }]) => [name, decodeFloat16Base64(float16)]),
+      Object.entries(parameters).map(([name, { float16 }]) => [name, halvesOf(float16)]),
     ),
   });
   return decoded;

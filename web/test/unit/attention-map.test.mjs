@@ -23,7 +23,7 @@ import {
   trainedNote,
   liveSentence,
 } from '../../src/figures/attention-map/trained-note.js';
-import { decodeFloat16Base64 } from '../../src/trained/float16.js';
+import { halvesOf } from '../../src/trained/float16.js';
 import { TRAINED_HEAD } from '../../src/trained/trained-head.js';
 import { DEFAULT_STATE, withSavedModel } from '../../src/state.js';
 import { noteOverBudget } from '../../../scripts/prose.mjs';
@@ -271,16 +271,13 @@ test('the alphabet names ranges, space and newline, then lists the rest', () => 
   assert.equal(alphabet([' ', 'x']), 'space and 1 other mark');
 });
 
-test('float16 base64 decodes to the values the format defines', () => {
+test('float16 base64 gives back the little-endian halves it was written from', () => {
   const halves = [0x3c00, 0xc000, 0x0001, 0x7bff, 0x3555, 0x8000];
   const bytes = Buffer.alloc(2 * halves.length);
   halves.forEach((half, i) => {
     bytes.writeUInt16LE(half, 2 * i);
   });
-  assert.deepEqual(
-    [...decodeFloat16Base64(bytes.toString('base64'))],
-    [1, -2, 2 ** -24, 65504, 0.333251953125, -0],
-  );
+  assert.deepEqual([...halvesOf(bytes.toString('base64'))], halves);
 });
 
 test('with the trained head the map says what it is, and the boxes say what it reads', () => {

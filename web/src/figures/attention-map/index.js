@@ -109,13 +109,14 @@ function canvasView(canvas, pooledNote, wants) {
 // layout), never in the middle of an update where it would force one.
 function tableView(wrap) {
   let timer = 0;
-  // In the next frame, not inside the observer's delivery: a cue that changes a size there
-  // makes Firefox report a "ResizeObserver loop" error.
-  const resize = new ResizeObserver(() =>
-    requestAnimationFrame(() =>
-      wrap.classList.toggle('scrolls', wrap.scrollWidth > wrap.clientWidth + 1),
-    ),
-  );
+  // Measured inside the observer's delivery, where the layout is fresh (read later, in a frame
+  // after other figures changed the page, it forced a layout of the whole page: 40 ms at start);
+  // the cue is set in the next frame: one that changes a size inside the delivery makes Firefox
+  // report a "ResizeObserver loop" error.
+  const resize = new ResizeObserver(() => {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    requestAnimationFrame(() => wrap.classList.toggle('scrolls', scrolls));
+  });
   resize.observe(wrap);
   return {
     show(result, highlight) {

@@ -10,14 +10,16 @@ const colours = () => ({
   focus: cssColor('--focus'),
 });
 
-// The map's box is at most this high: the first screen keeps room for the words above it.
-const maxHeight = () => Math.round(Math.min(600, 0.6 * window.innerHeight));
+// The map's box: this high whatever the words, so that typing never moves what is under it
+// (hero.css reserves it before the figure starts, so the first screen does not move either),
+// and low enough to keep the words above it in view.
+const mapHeight = () => Math.round(Math.min(600, 0.6 * window.innerHeight));
 
 // parts: { scroller, canvas, line, guesses, readout }; view: { model, highlight, cache, follow }.
 export function drawHero(parts, view) {
   const { model, highlight } = view;
-  const height = maxHeight();
-  parts.scroller.style.maxHeight = `${height}px`;
+  const height = mapHeight();
+  parts.scroller.style.height = `${height}px`;
   view.box = drawLetterMap(parts.canvas, model, {
     width: parts.scroller.clientWidth,
     height,
