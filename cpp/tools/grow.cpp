@@ -81,14 +81,6 @@ Options parse_arguments(int argc, char** argv) {
     return options;
 }
 
-std::string read_text(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw std::runtime_error("cannot open " + path);
-    std::stringstream buffer;
-    buffer << file.rdbuf();
-    return buffer.str();
-}
-
 // The measured setup (docs/learning.md): d = 64, T = 128, two layers with pre-LN, 1/√d, batch
 // 32 of which 16 windows are 16–64-character snippets repeated, Adam at 1e-2.
 GrowthOptions growth_options(std::uint64_t seed) {
@@ -357,7 +349,7 @@ int time_only(const Options& options, const Vocabulary& vocabulary, const std::v
 }
 
 int grow(const Options& options) {
-    const std::string text = read_text(options.corpus);
+    const std::string text = read_text_file(options.corpus);
     const Vocabulary vocabulary(text);
     const std::vector<int> tokens = vocabulary.encode(text);
     if (options.time_steps > 0) return time_only(options, vocabulary, tokens);
