@@ -11,9 +11,9 @@
 // twice; a run stops once that has held for --hold steps. Every 100 steps it prints the training
 // loss, the held-out loss on natural text, and both layers' induction and previous-token scores;
 // every 50 it records them for the page's chart. Then it measures the kept model as saved
-// (float16): the census of docs/learning.md. It writes build/copying-head.json, or with --save
-// web/assets/copying-head.json, which the page loads. It is a command-line report: every number
-// it prints comes from the core.
+// (float16): the census of docs/learning.md, and its three likeliest next characters on a phrase
+// typed twice. It writes build/copying-head.json, or with --save web/assets/copying-head.json,
+// which the page loads. It is a command-line report: every number it prints comes from the core.
 #include "learning/layered/copying_head.hpp"
 #include "learning/layered/growth.hpp"
 #include "trained/float16.hpp"
@@ -27,6 +27,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kFormedScore = 0.3;  // layer 2's induction score on repeated random strings
 constexpr double kFormedShare = 0.6;  // and its share of held-out second-copy rows on the copy
 
-// How a head is grown. The defaults are the recipe docs/learning.md chose by its sweep.
+// How a head is grown. The defaults are where the sweep starts (the configuration measured in
+// PyTorch before it: docs/learning.md); a --recipe spec changes some of them.
 struct Recipe {
     int d = 32;
     int context = 96;
@@ -61,6 +63,10 @@ struct Recipe {
     int later_step = -1;  // from this step on (−1: never), later_random of the repeats are random
     int later_random = 0;
 };
+
+// The recipe the sweep chose (docs/learning.md), grown when no --recipe is given: random strings
+// in every repeated window, then from step 1,000 on two of the eight a snippet of the text.
+constexpr const char* kChosenRecipe = "d=48,then=6@1000";
 
 // "d=32,context=96,batch=16,repeated=8,random=8,lengths=16-64,lr=0.01,warmup=0,then=6@1000", any
 // subset ("then=6@1000": from step 1,000 on, 6 of the repeats are random strings).
@@ -135,11 +141,17 @@ struct Options {
     bool json = false;  // --time's result as one JSON line
 };
 
-const char* kUsage =
-    "usage: attention-grow [--recipe SPEC]... [--seeds 0,1,2] [--steps N] [--hold N] [--sweep]\n"
-    "                      [--save] [--output PATH] [--corpus PATH] [--time STEPS [--rounds N] [--json]]\n"
-    "                      [--table] [--log PATH]\n"
-    "  SPEC: d=32,context=96,batch=16,repeated=8,random=8,lengths=16-64,lr=0.01,warmup=0 (any subset)\n";
+std::string usage() {
+    return std::string(
+               "usage: attention-grow [--recipe SPEC]... [--seeds 0,1,2] [--steps N] [--hold N] [--sweep]\n"
+               "                      [--save] [--output PATH] [--corpus PATH] [--time STEPS [--rounds N] "
+               "[--json]]\n"
+               "                      [--table] [--log PATH]\n"
+               "  SPEC: "
+               "d=32,context=96,batch=16,repeated=8,random=8,lengths=16-64,lr=0.01,warmup=0,then=6@1000\n"
+               "        (any subset, each item changing the sweep's starting point; without --recipe: ") +
+           kChosenRecipe + ")\n";
+}
 
 std::vector<int> parse_list(const std::string& value) {
     std::vector<int> out;
@@ -160,7 +172,7 @@ Options parse_arguments(int argc, char** argv) {
             options.table = options.table || flag == "--table";
             continue;
         }
-        if (i + 1 >= argc) throw std::invalid_argument(std::string(kUsage) + "missing value after " + flag);
+        if (i + 1 >= argc) throw std::invalid_argument(usage() + "missing value after " + flag);
         const std::string value = argv[++i];
         if (flag == "--recipe")
             options.recipes.push_back(parse_recipe(value));
@@ -181,9 +193,9 @@ Options parse_arguments(int argc, char** argv) {
         else if (flag == "--rounds")
             options.time_rounds = std::stoi(value);
         else
-            throw std::invalid_argument(std::string(kUsage) + "unknown option " + flag);
+            throw std::invalid_argument(usage() + "unknown option " + flag);
     }
-    if (options.recipes.empty()) options.recipes.push_back(Recipe{});
+    if (options.recipes.empty()) options.recipes.push_back(parse_recipe(kChosenRecipe));
     if (options.recipes.size() > 1 && !options.sweep)
         throw std::invalid_argument("several recipes only with --sweep");
     return options;
@@ -220,19 +232,28 @@ std::vector<std::vector<int>> held_out_passages(const LayeredConfig& config,
     return spaced_passages(held_out, 400, 20, std::min(64, config.context / 2));
 }
 
-// The census of docs/learning.md: layer 2 on held-out passages and random strings shown twice, and
-// on natural held-out windows.
+// Phrases such as a reader might type twice on the first screen (each at most 48 characters, so
+// that twice fits a context of 96).
+const std::vector<std::string> kReaderPhrases = {
+    "the cat sat on the mat. ", "I think, therefore I am. ", "my name is Ada and I like tea. ",
+    "To be, or not to be: that is the question. ", "hello there, how are you today? "};
+
+// The census of docs/learning.md: layer 2 on held-out passages, random strings and reader-like
+// phrases shown twice, and on natural held-out windows.
 struct Census {
-    CopyMeasure text, random;
+    CopyMeasure text, random, phrases;
     NaturalCopying natural;
     int natural_windows = 64;
 };
 
 Census take_census(const LayeredConfig& config, const std::vector<float>& parameters,
-                   const std::vector<int>& held_out) {
+                   const std::vector<int>& held_out, const Vocabulary& vocabulary) {
     Census out;
     out.text = measure_copying(config, parameters, held_out_passages(config, held_out));
     out.random = measure_copying(config, parameters, random_passages(config.vocabulary, 400, 20, 40, 4242));
+    std::vector<std::vector<int>> phrases;
+    for (const std::string& phrase : kReaderPhrases) phrases.push_back(vocabulary.encode(phrase));
+    out.phrases = measure_copying(config, parameters, phrases);
     out.natural =
         natural_copying(config, parameters, spaced_windows(held_out, out.natural_windows, config.context));
     return out;
@@ -259,6 +280,11 @@ void print_census(const Census& census) {
         "  natural held-out windows (%ld rows with an earlier occurrence): %.1f%% point into an earlier "
         "copy\n",
         census.natural.rows, 100 * natural_share(census));
+    std::printf(
+        "  %zu reader-like phrases typed twice (%ld rows): %.1f%% peak on the copy; loss 2nd / 1st copy "
+        "%.3f / %.3f\n",
+        kReaderPhrases.size(), census.phrases.rows, 100 * census.phrases.layers.back().induction_share,
+        census.phrases.second_copy_loss, census.phrases.first_copy_loss);
 }
 
 nlohmann::json copy_json(const CopyMeasure& measure) {
@@ -275,8 +301,11 @@ nlohmann::json copy_json(const CopyMeasure& measure) {
 }
 
 nlohmann::json census_json(const Census& census) {
+    nlohmann::json phrases = copy_json(census.phrases);
+    phrases["phrases"] = kReaderPhrases;
     return {{"heldOutPassages", copy_json(census.text)},
             {"randomStrings", copy_json(census.random)},
+            {"readerPhrases", phrases},
             {"naturalText",
              {{"windows", census.natural_windows},
               {"rows", census.natural.rows},
@@ -377,7 +406,7 @@ SeedResult grow_seed(const Options& options, const Recipe& recipe, const Vocabul
     result.parameters = run.parameters();
     result.steps = result.curve.back().step;
     result.ms_per_step = median(stretches);
-    result.census = take_census(run.config(), as_saved(result.parameters), run.held_out_tokens());
+    result.census = take_census(run.config(), as_saved(result.parameters), run.held_out_tokens(), vocabulary);
     return result;
 }
 
@@ -560,38 +589,121 @@ int sweep(const Options& options, const Vocabulary& vocabulary, const std::vecto
     return 0;
 }
 
-// One table row per line of the sweep's log: what docs/learning.md shows.
+// A recipe's label without the items it shares with the sweep's starting point (Recipe{}).
+std::string changes_of(const std::string& label) {
+    std::stringstream starting(recipe_label(Recipe{})), items(label);
+    std::vector<std::string> defaults;
+    for (std::string item; std::getline(starting, item, ',');) defaults.push_back(item);
+    std::string out;
+    for (std::string item; std::getline(items, item, ',');)
+        if (std::find(defaults.begin(), defaults.end(), item) == defaults.end())
+            out += (out.empty() ? "" : ", ") + item;
+    return out.empty() ? "the starting point" : out;
+}
+
+std::string step_text(long step) {
+    return step < 0 ? std::string("–") : std::to_string(step);
+}
+
+std::string percent_text(double share) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
+    return text;
+}
+
+// One seed's row: what docs/learning.md's table shows.
 std::string table_row(const nlohmann::json& line) {
-    const auto step = [](const nlohmann::json& value) {
-        return value.get<long>() < 0 ? std::string("–") : std::to_string(value.get<long>());
-    };
-    const auto percent = [](double share) {
-        char text[16];
-        std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
-        return std::string(text);
-    };
     const nlohmann::json& census = line.at("census");
     char losses[64];
     std::snprintf(losses, sizeof losses, "%.2f | %.3f | %.1f", line.at("probeSecondCopyLoss").get<double>(),
                   line.at("heldOutLoss").get<double>(), line.at("msPerStep").get<double>());
-    return "| " + line.at("recipe").get<std::string>() + " | " + std::to_string(line.at("seed").get<int>()) +
-           " | " + (line.at("formed").get<bool>() ? "yes" : "no") + " | " + step(line.at("crossed03")) +
-           " | " + step(line.at("formedAt")) + " | " + std::to_string(line.at("steps").get<long>()) + " | " +
-           percent(census.at("heldOutPassages").at("layers").back().at("inductionShare")) + " | " +
-           percent(census.at("randomStrings").at("layers").back().at("inductionShare")) + " | " +
-           percent(census.at("naturalText").at("share")) + " | " + losses + " |";
+    return "| " + changes_of(line.at("recipe")) + " | " + std::to_string(line.at("seed").get<int>()) + " | " +
+           (line.at("formed").get<bool>() ? "yes" : "no") + " | " + step_text(line.at("crossed03")) + " | " +
+           step_text(line.at("formedAt")) + " | " + std::to_string(line.at("steps").get<long>()) + " | " +
+           percent_text(census.at("heldOutPassages").at("layers").back().at("inductionShare")) + " | " +
+           percent_text(census.at("randomStrings").at("layers").back().at("inductionShare")) + " | " +
+           percent_text(census.at("naturalText").at("share")) + " | " + losses + " |";
+}
+
+// One recipe's summary row: seeds formed, the range of steps at which they formed, median ms/step.
+std::string summary_row(const std::vector<nlohmann::json>& seeds) {
+    long formed = 0, first = -1, last = -1;
+    std::vector<double> ms;
+    for (const nlohmann::json& seed : seeds) {
+        ms.push_back(seed.at("msPerStep").get<double>());
+        if (!seed.at("formed").get<bool>()) continue;
+        const long at = seed.at("formedAt").get<long>();
+        ++formed;
+        first = first < 0 ? at : std::min(first, at);
+        last = std::max(last, at);
+    }
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "%ld of %zu | %s | %.1f", formed, seeds.size(),
+                  formed == 0
+                      ? "–"
+                      : (first == last ? step_text(first) : step_text(first) + "–" + step_text(last)).c_str(),
+                  median(ms));
+    return "| " + changes_of(seeds.front().at("recipe")) + " | " + numbers + " |";
+}
+
+// The log's seeds grouped by recipe, in the order the recipes first appear, each by seed.
+std::vector<std::vector<nlohmann::json>> logged_recipes(const std::string& path) {
+    std::ifstream log(path);
+    if (!log) throw std::runtime_error("cannot read " + path + "; run --sweep first");
+    std::vector<std::vector<nlohmann::json>> recipes;
+    for (std::string text; std::getline(log, text);) {
+        if (text.empty()) continue;
+        const nlohmann::json line = nlohmann::json::parse(text);
+        auto group = std::find_if(recipes.begin(), recipes.end(), [&](const auto& seeds) {
+            return seeds.front().at("recipe") == line.at("recipe");
+        });
+        if (group == recipes.end()) group = recipes.insert(recipes.end(), std::vector<nlohmann::json>{});
+        group->push_back(line);
+    }
+    for (auto& seeds : recipes)
+        std::sort(seeds.begin(), seeds.end(),
+                  [](const auto& a, const auto& b) { return a.at("seed") < b.at("seed"); });
+    return recipes;
 }
 
 int print_table(const Options& options) {
-    std::ifstream log(options.sweep_log);
-    if (!log) throw std::runtime_error("cannot read " + options.sweep_log + "; run --sweep first");
+    const auto recipes = logged_recipes(options.sweep_log);
     std::printf(
-        "| recipe | seed | formed | layer-2 score ≥ 0.3 at | formed at | steps run | held-out passages "
+        "| recipe (what differs from the starting point) | seeds formed | formed at (steps) | ms/step |\n");
+    std::printf("| --- | --- | --- | --- |\n");
+    for (const auto& seeds : recipes) std::printf("%s\n", summary_row(seeds).c_str());
+    std::printf(
+        "\n| recipe | seed | formed | layer-2 score ≥ 0.3 at | formed at | steps run | held-out passages "
         "on the copy | random strings | natural text | 2nd-copy loss | held-out loss | ms/step |\n");
     std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-    for (std::string line; std::getline(log, line);)
-        if (!line.empty()) std::printf("%s\n", table_row(nlohmann::json::parse(line)).c_str());
+    for (const auto& seeds : recipes)
+        for (const nlohmann::json& seed : seeds) std::printf("%s\n", table_row(seed).c_str());
     return 0;
+}
+
+// The model's three likeliest next characters at every row of the second copy of a phrase typed
+// twice, with their probabilities: what the first screen shows a reader.
+void print_guesses(const LayeredConfig& config, const std::vector<float>& parameters,
+                   const Vocabulary& vocabulary, const std::string& phrase) {
+    std::vector<int> ids = vocabulary.encode(phrase + phrase);
+    const int T = static_cast<int>(ids.size()), P = T / 2;
+    Batch window{1, T, ids};
+    window.tokens.push_back(0);  // a target is never read here; it only completes the window
+    LayeredActivations acts;
+    layered_forward(config, parameters, window, acts);
+    std::printf("next-character guesses on the second copy of \"%s\" (typed twice):\n", phrase.c_str());
+    for (int i = P; i + 1 < T; ++i) {
+        const float* p = acts.probabilities.row(i);
+        std::vector<int> order(static_cast<std::size_t>(config.vocabulary));
+        std::iota(order.begin(), order.end(), 0);
+        std::partial_sort(order.begin(), order.begin() + 3, order.end(),
+                          [&](int a, int b) { return p[a] > p[b]; });
+        std::printf("  after \"%s\": ", phrase.substr(0, static_cast<std::size_t>(i - P + 1)).c_str());
+        for (int k = 0; k < 3; ++k)
+            std::printf("'%s' %.2f  ", vocabulary.characters()[static_cast<std::size_t>(order[k])].c_str(),
+                        p[order[k]]);
+        std::printf("(next: '%s')\n", vocabulary.characters()[static_cast<std::size_t>(ids[i + 1])].c_str());
+    }
 }
 
 int grow(const Options& options) {
@@ -618,6 +730,7 @@ int grow(const Options& options) {
     if (!out) throw std::runtime_error("cannot write " + options.output);
     out << model_json(config, vocabulary, kept, tried).dump() << "\n";
     std::printf("wrote %s\n", options.output.c_str());
+    print_guesses(config, as_saved(kept.parameters), vocabulary, kReaderPhrases.front());
     return 0;
 }
 
