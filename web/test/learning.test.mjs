@@ -74,13 +74,115 @@ test('attentionBackward throws the forward pass messages on bad input', () => {
 
 // ---- The copying head (copyingHeadMap), against the rule recounted here ----------------------
 
+const saved = JSON.parse(readFileSync(new URL('web/assets/copying-head.json', root), 'utf8'));
+
+// The saved weights, decoded here from float16 (IEEE binary16, little-endian) rather than by the
+// page's decoder: { name: Float64Array } in the file's tensor order.
+function savedTensors() {
+  const bytes = Buffer.from(saved.float16, 'base64');
+  const half = (h) => {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exponent = (h >> 10) & 0x1f;
+    const fraction = h & 0x3ff;
+    if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+    return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+  };
+  const tensors = {};
+  let at = 0;
+  for (const { name, rows, cols } of saved.tensors) {
+    tensors[name] = Float64Array.from({ length: rows * cols }, (_, e) =>
+      half(bytes.readUInt16LE(2 * (at + e))),
+    );
+    at += rows * cols;
+  }
+  return tensors;
+}
+
+// h (T, d) · W (d, d) in float64.
+function times(h, W, T, d) {
+  const out = new Float64Array(T * d);
+  for (let i = 0; i < T; i++)
+    for (let p = 0; p < d; p++)
+      for (let j = 0; j < d; j++) out[i * d + j] += h[i * d + p] * W[p * d + j];
+  return out;
+}
+
+// Pre-LN of each row, eps 1e-5 (PyTorch's default), in float64.
+function layerNorm(x, gain, bias, T, d) {
+  const out = new Float64Array(T * d);
+  for (let i = 0; i < T; i++) {
+    const row = x.subarray(i * d, (i + 1) * d);
+    const mean = row.reduce((a, b) => a + b, 0) / d;
+    const variance = row.reduce((a, b) => a + (b - mean) ** 2, 0) / d;
+    for (let c = 0; c < d; c++)
+      out[i * d + c] = ((row[c] - mean) / Math.sqrt(variance + 1e-5)) * gain[c] + bias[c];
+  }
+  return out;
+}
+
+// One layer: the causal softmax(q·kᵀ/√d) weights (T, T) and the stream after the layer.
+function layer(x, t, l, T, d) {
+  const h = layerNorm(x, t[`layer${l}.norm_gain`], t[`layer${l}.norm_bias`], T, d);
+  const [q, k, v] = ['query', 'key', 'value'].map((part) => times(h, t[`layer${l}.${part}`], T, d));
+  const weights = new Float64Array(T * T);
+  const heads = new Float64Array(T * d);
+  for (let i = 0; i < T; i++) {
+    const scores = Array.from({ length: i + 1 }, (_, j) => {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+      return dot / Math.sqrt(d);
+    });
+    const top = Math.max(...scores);
+    const exps = scores.map((s) => Math.exp(s - top));
+    const sum = exps.reduce((a, b) => a + b, 0);
+    for (let j = 0; j <= i; j++) {
+      weights[i * T + j] = exps[j] / sum;
+      for (let c = 0; c < d; c++) heads[i * d + c] += weights[i * T + j] * v[j * d + c];
+    }
+  }
+  const out = times(heads, t[`layer${l}.output`], T, d);
+  for (let e = 0; e < out.length; e++) out[e] += x[e];
+  return { weights, out };
+}
+
+// Both layers' weights for text, by the model of cpp/learning/layered/layered_model.hpp.
+function float64Maps(text) {
+  const t = savedTensors();
+  const { d } = saved.config;
+  const ids = [...text].map((c) => saved.vocabulary.indexOf(c));
+  const T = ids.length;
+  let x = new Float64Array(T * d);
+  ids.forEach((id, i) => {
+    for (let c = 0; c < d; c++) x[i * d + c] = t.embedding[id * d + c] + t.position[i * d + c];
+  });
+  const maps = [];
+  for (let l = 1; l <= saved.config.layers; l++) {
+    const { weights, out } = layer(x, t, l, T, d);
+    maps.push(weights);
+    x = out;
+  }
+  return maps;
+}
+
+test('copyingHeadMap draws the weights a float64 forward of the saved JSON gives, both layers', () => {
+  const text = 'the cat sat on the mat. the cat sat on the mat.';
+  const maps = float64Maps(text);
+  for (const layer of [1, 2]) {
+    const map = core.copyingHeadMap({ text, layer });
+    let worst = 0;
+    for (let e = 0; e < map.weights.length; e++)
+      worst = Math.max(worst, Math.abs(map.weights[e] - maps[layer - 1][e]));
+    assert.ok(worst < 1e-4, `layer ${layer}: max |core - float64| = ${worst}`);
+  }
+});
+
 test('copyingHeadMap draws either layer and counts the rows that point into an earlier copy', () => {
   const text = 'abcab abc';
   for (const layer of [1, 2]) {
     const map = core.copyingHeadMap({ text, layer });
     assert.equal(map.layer, layer);
     assert.equal(map.T, 9);
-    assert.equal(map.d, 64);
+    assert.equal(map.d, saved.config.d);
     assert.deepEqual(map.tokens, [...text]);
     let withEarlier = 0;
     let intoCopy = 0;
@@ -114,7 +216,11 @@ test('copyingHeadMap refuses bad text under the field text, and a bad layer unde
   assert.deepEqual(refusal({ text: '' })?.field, 'text');
   assert.match(refusal({ text: 'café' }).message, /character "é" at position 3/);
   assert.equal(refusal({ text: 'café' }).field, 'text');
-  assert.match(refusal({ text: 'a'.repeat(129) }).message, /at most 128/);
+  const { context } = saved.config;
+  assert.match(
+    refusal({ text: 'a'.repeat(context + 1) }).message,
+    new RegExp(`at most ${context}\\b`),
+  );
   assert.equal(refusal({ text: 'ab', layer: 3 })?.field, 'layer');
   assert.equal(refusal({ text: 'ab', layer: 0 })?.field, 'layer');
 });
