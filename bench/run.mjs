@@ -3,8 +3,9 @@
 // against onnxruntime-node on one thread. In headless Chromium: our wasm fast path against
 // onnxruntime-web, TensorFlow.js (wasm) and plain JavaScript. Every peer's output is compared
 // with ours before it is timed. Then the training rows (bench/train-speed.mjs: PyTorch with
-// OpenBLAS and with the reference BLAS, the native and the wasm trainer) and the page rows
-// (bench/page-speed.mjs), and last the list of targets, each MET or MISSED. The kernel table
+// OpenBLAS and with the reference BLAS, the native and the wasm trainer), the copying head's
+// training step (bench/grow-speed.mjs: the native reference and fast paths against PyTorch), the
+// page rows (bench/page-speed.mjs), and last the list of targets, each MET or MISSED. The kernel table
 // also goes to build/bench/results.json.
 //
 // Usage: node bench/run.mjs [--lengths 64,256,1024,4096] [--runs N] [--no-native] [--no-browser]
@@ -34,6 +35,7 @@ import {
 import { attentionModel } from './onnx-model.mjs';
 import { measurePageSpeed, pageBytes, pageTargets, printPageSpeed } from './page-speed.mjs';
 import { median, percent, targetLine, times } from './targets.mjs';
+import { growTargets, measureGrowSpeed, printGrowSpeed } from './grow-speed.mjs';
 import { measureTrainingSpeed, printTrainingSpeed, trainingTargets } from './train-speed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -400,6 +402,14 @@ if (options.browser) {
   const training = await measureTrainingSpeed({ rounds: options.runs });
   printTrainingSpeed(training);
   targets.push(...trainingTargets(training));
+}
+
+// The copying head's training step: native reference and fast path against PyTorch
+// (bench/grow-speed.mjs), one round per run.
+if (options.native) {
+  const grow = measureGrowSpeed({ rounds: options.runs });
+  printGrowSpeed(grow);
+  targets.push(...growTargets(grow));
 }
 
 // How the page itself feels (bench/page-speed.mjs), one page run per run, and the tutorial's

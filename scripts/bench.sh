@@ -43,7 +43,7 @@ cmake -S bench -B build/bench/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/bench/native --target native_bench -j "$(nproc)"
 bash scripts/build-wasm.sh
 node scripts/build-web.mjs           # the page, for the page-speed part
-bash scripts/build-native.sh native  # attention-tutorial, timed against the tutorial's ~20 s
+bash scripts/build-native.sh native  # attention-tutorial (against the tutorial's ~20 s), attention-grow
 mkdir -p build/bench
 if [ ! build/bench/wasm-peak.js -nt bench/wasm_peak.cpp ] || [ ! build/bench/wasm-peak.js -nt bench/multiply_add_peak.hpp ]; then
   em++ -std=c++17 -O3 -msimd128 bench/wasm_peak.cpp -o build/bench/wasm-peak.js \

@@ -4,7 +4,9 @@
 #include "tutorial/tokenize.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace attention {
@@ -134,6 +136,14 @@ void check_batch(const Batch& batch, int context, int vocabulary) {
         if (id < 0 || id >= vocabulary)
             throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary 0…" +
                                         std::to_string(vocabulary - 1));
+}
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw std::invalid_argument("cannot open " + path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
 }
 
 }  // namespace attention

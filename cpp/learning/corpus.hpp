@@ -73,4 +73,8 @@ class BatchSampler {
 // out): a fixed evaluation set that every run measures on.
 Batch consecutive_windows(const std::vector<int>& tokens, int count, int context);
 
+// The whole file at path, as bytes (the command-line tools' corpus). Throws
+// std::invalid_argument naming the path when it cannot be opened.
+std::string read_text_file(const std::string& path);
+
 }  // namespace attention

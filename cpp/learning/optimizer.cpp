@@ -30,13 +30,26 @@ OptimizerKind parse_optimizer(const std::string& name) {
     throw std::invalid_argument("optimizer \"" + name + "\" is not one of " + names);
 }
 
-Optimizer::Optimizer(OptimizerSettings settings) : settings_(settings) {
-    if (!(std::isfinite(settings.learning_rate) && settings.learning_rate > 0))
-        throw std::invalid_argument("learning rate " + std::to_string(settings.learning_rate) +
+namespace {
+
+void check_learning_rate(double learning_rate) {
+    if (!(std::isfinite(learning_rate) && learning_rate > 0))
+        throw std::invalid_argument("learning rate " + std::to_string(learning_rate) +
                                     " must be a finite number greater than 0");
+}
+
+}  // namespace
+
+Optimizer::Optimizer(OptimizerSettings settings) : settings_(settings) {
+    check_learning_rate(settings.learning_rate);
     if (!(settings.beta1 >= 0 && settings.beta1 < 1 && settings.beta2 >= 0 && settings.beta2 < 1))
         throw std::invalid_argument("Adam's betas must be in [0, 1)");
     if (!(settings.epsilon > 0)) throw std::invalid_argument("Adam's epsilon must be greater than 0");
+}
+
+void Optimizer::set_learning_rate(double learning_rate) {
+    check_learning_rate(learning_rate);
+    settings_.learning_rate = learning_rate;
 }
 
 void Optimizer::step(Parameters& parameters, const Parameters& gradients) {

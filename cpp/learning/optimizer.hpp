@@ -1,6 +1,7 @@
 // optimizer: plain SGD and Adam over the model's parameters, written to follow PyTorch 1.13's
 // torch.optim.SGD (no momentum) and torch.optim.Adam (no weight decay, not amsgrad) step for
-// step, so a run can be compared with PyTorch's. Nothing else: no schedules, no clipping.
+// step, so a run can be compared with PyTorch's. Nothing else: no clipping, and a schedule is the
+// caller's (set_learning_rate between steps).
 #pragma once
 
 #include "learning/model.hpp"
@@ -34,6 +35,8 @@ class Optimizer {
     // element and sized on the first step.
     void step(Parameters& parameters, const Parameters& gradients);
     long steps_taken() const { return steps_; }
+    // The rate of the steps from now on (a schedule's); throws as the constructor does on a bad one.
+    void set_learning_rate(double learning_rate);
 
   private:
     OptimizerSettings settings_;

@@ -216,14 +216,6 @@ Options parse_arguments(int argc, char** argv) {
     return options;
 }
 
-std::string read_text(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw std::invalid_argument("cannot open the corpus " + path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
 // ---- Runs -----------------------------------------------------------------------------------
 
 struct Job {
@@ -879,7 +871,9 @@ int main(int argc, char** argv) {
         if (std::string(argv[i]) == "--help") return std::fputs(kUsage, stdout) < 0;
     try {
         const Options options = parse_arguments(argc, argv);
-        const std::string text = read_text(options.corpus);
+        const std::string text = read_text_file(options.corpus);
+        Corpus corpus{Vocabulary(text), {}};
+        corpus.tokens = corpus.vocabulary.encode(text);
         std::filesystem::create_directories(options.out);
         std::printf(
             "one-head character model on %s: %d steps of %d windows × %d characters, %s\n"

@@ -6,6 +6,7 @@
 #include "learning/corpus.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,4 +63,15 @@ TEST_CASE("a batch is checked against a model's context and vocabulary", "[corpu
     const Batch short_one{2, 3, {0, 1, 2, 3, 4, 4, 3}};
     REQUIRE_THROWS_WITH(check_batch(short_one, 3, 5), "batch has 7 tokens; 2 windows of 4 need 8");
     REQUIRE_THROWS_WITH(check_batch(Batch{0, 3, {}}, 3, 5), "batch has 0 tokens; 0 windows of 4 need 0");
+}
+
+TEST_CASE("a text file is read whole, as bytes, and a missing one is named", "[corpus][file]") {
+    const std::string path = std::string(DATA_DIR) + "/tinyshakespeare.txt";
+    const std::string text = read_text_file(path);
+    // The corpus's first line, and its size in bytes as the file system reports it.
+    REQUIRE(text.rfind("First Citizen:\n", 0) == 0);
+    REQUIRE(text.size() ==
+            static_cast<std::size_t>(std::ifstream(path, std::ios::binary | std::ios::ate).tellg()));
+    REQUIRE(invalid_argument_message([] { read_text_file("no/such/file.txt"); }) ==
+            "cannot open no/such/file.txt");
 }

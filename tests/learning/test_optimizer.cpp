@@ -54,3 +54,19 @@ TEST_CASE("an optimizer is named adam or sgd, and any other name is refused with
     REQUIRE(test_support::invalid_argument_message([&] { parse_optimizer(name); }) ==
             "optimizer \"" + name + "\" is not one of adam, sgd");
 }
+
+TEST_CASE("a new learning rate takes effect from the next step", "[optimizer]") {
+    OptimizerSettings settings;
+    settings.kind = OptimizerKind::sgd;
+    settings.learning_rate = 0.5;
+    Optimizer optimizer(settings);
+    Parameters values, slopes;
+    values.embedding = Matrix(1, 2, {1.0f, -1.0f});
+    slopes.embedding = Matrix(1, 2, {1.0f, 2.0f});
+    optimizer.step(values, slopes);  // p − 0.5·g
+    REQUIRE(values.embedding.values == std::vector<float>{0.5f, -2.0f});
+    optimizer.set_learning_rate(0.25);
+    optimizer.step(values, slopes);  // p − 0.25·g
+    REQUIRE(values.embedding.values == std::vector<float>{0.25f, -2.5f});
+    REQUIRE_THROWS_WITH(optimizer.set_learning_rate(0), Catch::Matchers::Contains("greater than 0"));
+}

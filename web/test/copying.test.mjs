@@ -13,6 +13,9 @@ import { copyingHeadFloat64 } from './reference/copying-head-float64.mjs';
 
 const chromium = useChromium();
 const PHRASE = 'what shall I do? say what; what shall I do?';
+const saved = JSON.parse(
+  readFileSync(new URL('../assets/copying-head.json', import.meta.url), 'utf8'),
+);
 
 async function openPage(hash, body, { route } = {}) {
   const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
@@ -75,7 +78,7 @@ describe('the copying head on the map', () => {
       assert.equal(await page.inputValue('#map-vectors'), 'copying-2');
       for (const id of ['tokens', 'd', 'seed', 'scale', 'init', 'pos', 'causal'])
         assert.equal(await page.isDisabled(`#map-${id}`), true, id);
-      assert.equal(await page.inputValue('#map-d'), '64');
+      assert.equal(await page.inputValue('#map-d'), String(saved.config.d));
       const rows = await downloadedWeights(page);
       assert.equal(rows.length, [...PHRASE].length);
       const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
@@ -146,9 +149,6 @@ describe('the copying head on the map', () => {
 
 describe("the copying head's recorded growth (section 9)", () => {
   test('draws from the committed asset, marks where the head forms and says it was recorded', async () => {
-    const saved = JSON.parse(
-      readFileSync(new URL('../assets/copying-head.json', import.meta.url), 'utf8'),
-    );
     await openPage('', async (page, problems) => {
       await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
       await page.waitForSelector('#copying .copying-growth canvas[role="img"]');

@@ -482,16 +482,6 @@ function quotingTexts() {
   ];
 }
 
-// A claim about this model that no run of it measured: section 9's browser time borrows the
-// one-layer trainer's ratio of wasm to native time (docs/learning.md, "Speed"). Listed on its
-// own, to be measured or removed, so that nothing else slips through beside it.
-const NOT_MEASURED_FOR_THIS_MODEL = [
-  {
-    phrase: /\babout 2× as long per step, about \d+ minutes in all\b/,
-    reason: 'the one-layer trainer’s browser/native ratio, not the two-layer model’s',
-  },
-];
-
 test('every number the page quotes is a committed result, or a phrase allowed for a reason', () => {
   const known = derivedForms(committedForms(committedFiles()));
   const allowed = [
@@ -500,7 +490,6 @@ test('every number the page quotes is a committed result, or a phrase allowed fo
       phrase: new RegExp(`\\bfirst reaches ${FORMS_AT} at step\\b|\\bforms: step\\b`),
       reason: 'the induction score at which the page says the head has formed, a threshold',
     },
-    ...NOT_MEASURED_FOR_THIS_MODEL,
   ];
   const unknown = [];
   let quoted = 0;

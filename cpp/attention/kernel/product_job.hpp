@@ -59,7 +59,8 @@ bool run_relaxed(const ProductJob<Real>& job) noexcept {
 #endif
 
 // out += a·b over rows [0, n), as add_product(x, n, range_of), in whichever module runs it.
-template <typename Real, typename RangeOf>
+// Fused (natively only: the layered model's fast path) picks products.hpp's fused multiply-add.
+template <bool Fused = false, typename Real, typename RangeOf>
 void add_product_anywhere(const Product<Real>& x, int n, RangeOf range_of) {
 #if defined(__EMSCRIPTEN__) && !defined(__wasm_relaxed_simd__)
     std::vector<Range> ranges;
@@ -69,7 +70,7 @@ void add_product_anywhere(const Product<Real>& x, int n, RangeOf range_of) {
     for (; i < n; ++i) ranges.push_back(range_of(i, 1));
     if (run_relaxed(ProductJob<Real>{x, n, ranges.data()})) return;
 #endif
-    add_product(x, n, range_of);
+    add_product<Fused>(x, n, range_of);
 }
 
 // add_full_product and add_transposed_product (products.hpp), in whichever module runs them.

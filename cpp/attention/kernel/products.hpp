@@ -18,12 +18,16 @@
 //
 // It is deliberately not a general GEMM: no packing, no threads, and no fused multiply-add (natively
 // model.cpp and backward.cpp are compiled with -ffp-contract=off; wasm simd128 has none), except
-// in the relaxed-SIMD module (cpp/attention/kernel/relaxed_kernel.cpp, built with -mrelaxed-simd),
-// where each vector multiply-add rounds once: its products then differ from the plain loop's in
-// the last bits, and only the wasm trainer uses them (cpp/attention/kernel/product_job.hpp).
+// where asked for. Fused = true makes each vector multiply-add one fused multiply-add, rounded
+// once (a vfmadd where the compiler targets FMA, as -march=native does here; a slow software fma
+// where it does not): the layered model's fast path (cpp/learning/layered/layered_model.hpp).
+// And the relaxed-SIMD module (cpp/attention/kernel/relaxed_kernel.cpp, built with -mrelaxed-simd)
+// fuses every one: its products then differ from the plain loop's in the last bits, and only the
+// wasm trainer uses them (cpp/attention/kernel/product_job.hpp).
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "attention/kernel/vector_width.hpp"
@@ -82,10 +86,28 @@ struct Range {
     int p_end;
 };
 
+// range with its columns widened to a whole number of vectors where [0, limit) has room, so that
+// none of them takes add_column's one-column path: for callers that compute more columns than
+// they keep and then overwrite or ignore the extra ones (a causal mask's scores, for one).
+template <typename Real>
+Range whole_vectors(Range range, int limit) noexcept {
+    constexpr int lanes = Simd<Real>::kLanes;
+    const int width = (range.column_end - range.column_begin + lanes - 1) / lanes * lanes;
+    range.column_end = std::min(limit, range.column_begin + width);
+    range.column_begin = std::max(0, range.column_end - width);
+    return range;
+}
+
 // sum + a·b: rounded twice, as the plain loop does, except under -mrelaxed-simd, where it is one
-// f32x4 or f64x2 relaxed_madd (a fused multiply-add on x86 with FMA, rounded once).
-template <typename Vector>
+// f32x4 or f64x2 relaxed_madd (a fused multiply-add on x86 with FMA, rounded once), and with
+// Fused, where each lane is std::fma (which GCC and Clang turn into one vector fused multiply-add).
+template <bool Fused, typename Vector>
 Vector multiply_add(Vector a, Vector b, Vector sum) noexcept {
+    if constexpr (Fused) {
+        constexpr int lanes = static_cast<int>(sizeof(Vector) / sizeof(a[0]));
+        for (int l = 0; l < lanes; ++l) sum[l] = std::fma(a[l], b[l], sum[l]);
+        return sum;
+    }
 #if defined(__wasm_relaxed_simd__)
     if constexpr (sizeof(a[0]) == sizeof(float))
         return __builtin_wasm_relaxed_madd_f32x4(a, b, sum);
@@ -97,7 +119,7 @@ Vector multiply_add(Vector a, Vector b, Vector sum) noexcept {
 }
 
 // Rows [i, i + Rows) × columns [j, j + Vectors·lanes): the register-blocked kernel.
-template <int Rows, int Vectors, typename Real>
+template <int Rows, int Vectors, bool Fused, typename Real>
 void add_block(const Product<Real>& x, int i, int j, int p_begin, int p_end) noexcept {
     using Vector = typename Simd<Real>::Vector;
     constexpr int lanes = Simd<Real>::kLanes;
@@ -110,10 +132,13 @@ void add_block(const Product<Real>& x, int i, int j, int p_begin, int p_end) noe
     for (int p = p_begin; p < p_end; ++p, a_p += x.a_column, b_p += x.b_stride) {
         Vector b_row[Vectors];
         for (int v = 0; v < Vectors; ++v) b_row[v] = load<Vector>(b_p + v * lanes);
+#pragma GCC unroll 4
+        // Unrolled on request: GCC leaves this loop rolled when the fused multiply-add is written
+        // lane by lane, and then keeps the accumulators in memory instead of registers.
         for (int r = 0; r < Rows; ++r) {
             // a − 0 is a for every a (a + 0 is not: −0 + 0 = +0), and folds to a broadcast.
             const Vector a_rp = a_p[r * x.a_row] - Vector{};
-            for (int v = 0; v < Vectors; ++v) sum[r][v] = multiply_add(a_rp, b_row[v], sum[r][v]);
+            for (int v = 0; v < Vectors; ++v) sum[r][v] = multiply_add<Fused>(a_rp, b_row[v], sum[r][v]);
         }
     }
     for (int r = 0; r < Rows; ++r)
@@ -121,49 +146,82 @@ void add_block(const Product<Real>& x, int i, int j, int p_begin, int p_end) noe
 }
 
 // The same for one column j (what is left of a row narrower than a vector).
-template <int Rows, typename Real>
+template <int Rows, bool Fused, typename Real>
 void add_column(const Product<Real>& x, int i, int j, int p_begin, int p_end) noexcept {
     Real sum[Rows];
     for (int r = 0; r < Rows; ++r) sum[r] = x.out[(i + r) * x.out_stride + j];
     for (int p = p_begin; p < p_end; ++p)
-        for (int r = 0; r < Rows; ++r)
-            sum[r] += x.a[(i + r) * x.a_row + p * x.a_column] * x.b[p * x.b_stride + j];
+        for (int r = 0; r < Rows; ++r) {
+            const Real a = x.a[(i + r) * x.a_row + p * x.a_column], b = x.b[p * x.b_stride + j];
+            sum[r] = Fused ? std::fma(a, b, sum[r]) : sum[r] + a * b;
+        }
     for (int r = 0; r < Rows; ++r) x.out[(i + r) * x.out_stride + j] = sum[r];
 }
 
-template <int Rows, typename Real>
+template <int Rows, bool Fused, typename Real>
 void add_rows(const Product<Real>& x, int i, const Range& range) noexcept {
     constexpr int lanes = Simd<Real>::kLanes;
     int j = range.column_begin;
     for (; j + kVectors * lanes <= range.column_end; j += kVectors * lanes)
-        add_block<Rows, kVectors>(x, i, j, range.p_begin, range.p_end);
-    for (; j + lanes <= range.column_end; j += lanes) add_block<Rows, 1>(x, i, j, range.p_begin, range.p_end);
-    for (; j < range.column_end; ++j) add_column<Rows>(x, i, j, range.p_begin, range.p_end);
+        add_block<Rows, kVectors, Fused>(x, i, j, range.p_begin, range.p_end);
+    for (; j + lanes <= range.column_end; j += lanes)
+        add_block<Rows, 1, Fused>(x, i, j, range.p_begin, range.p_end);
+    for (; j < range.column_end; ++j) add_column<Rows, Fused>(x, i, j, range.p_begin, range.p_end);
 }
 
 // out += a·b over rows [0, n): range_of(i, rows) says which columns and terms the block of rows
 // [i, i + rows) needs.
-template <typename Real, typename RangeOf>
+template <bool Fused = false, typename Real, typename RangeOf>
 void add_product(const Product<Real>& x, int n, RangeOf range_of) noexcept {
     int i = 0;
-    for (; i + kRows <= n; i += kRows) add_rows<kRows>(x, i, range_of(i, kRows));
-    for (; i < n; ++i) add_rows<1>(x, i, range_of(i, 1));
+    for (; i + kRows <= n; i += kRows) add_rows<kRows, Fused>(x, i, range_of(i, kRows));
+    for (; i < n; ++i) add_rows<1, Fused>(x, i, range_of(i, 1));
 }
 
 // out (n, m) += a (n, k) · b (k, m), all row-major and packed.
-template <typename Real>
+template <bool Fused = false, typename Real>
 void add_full_product(Real* out, const Real* a, const Real* b, int n, int k, int m) noexcept {
-    add_product(Product<Real>{out, m, a, k, 1, b, m}, n, [&](int, int) noexcept {
+    add_product<Fused>(Product<Real>{out, m, a, k, 1, b, m}, n, [&](int, int) noexcept {
         return Range{0, m, 0, k};
     });
 }
 
 // out (k, m) += aᵀ·b with a (n, k) and b (n, m): the sum runs over a's rows.
-template <typename Real>
+template <bool Fused = false, typename Real>
 void add_transposed_product(Real* out, const Real* a, const Real* b, int n, int k, int m) noexcept {
-    add_product(Product<Real>{out, m, a, 1, k, b, m}, k, [&](int, int) noexcept {
+    add_product<Fused>(Product<Real>{out, m, a, 1, k, b, m}, k, [&](int, int) noexcept {
         return Range{0, m, 0, n};
     });
+}
+
+// The fast path's reductions: Σ a[j]·b[j] and Σ a[j] over j < n, a vector of partial sums at a time
+// (fused multiply-adds), added up at the end: another order than the plain loop's, and no
+// sequential chain of dependent adds.
+template <typename Real>
+Real vector_dot(const Real* a, const Real* b, int n) noexcept {
+    using Vector = typename Simd<Real>::Vector;
+    constexpr int lanes = Simd<Real>::kLanes;
+    Vector sums{};
+    int j = 0;
+    for (; j + lanes <= n; j += lanes)
+        sums = multiply_add<true>(load<Vector>(a + j), load<Vector>(b + j), sums);
+    Real total = 0;
+    for (int lane = 0; lane < lanes; ++lane) total += sums[lane];
+    for (; j < n; ++j) total = std::fma(a[j], b[j], total);
+    return total;
+}
+
+template <typename Real>
+Real vector_sum(const Real* a, int n) noexcept {
+    using Vector = typename Simd<Real>::Vector;
+    constexpr int lanes = Simd<Real>::kLanes;
+    Vector sums{};
+    int j = 0;
+    for (; j + lanes <= n; j += lanes) sums += load<Vector>(a + j);
+    Real total = 0;
+    for (int lane = 0; lane < lanes; ++lane) total += sums[lane];
+    for (; j < n; ++j) total += a[j];
+    return total;
 }
 
 // transposed (cols, rows) = m (rows, cols)ᵀ, so that a product with mᵀ reads along rows.

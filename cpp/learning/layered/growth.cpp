@@ -18,10 +18,16 @@ std::vector<int> part(const std::vector<int>& tokens, bool training) {
 
 GrowthOptions checked(const Vocabulary& vocabulary, GrowthOptions options) {
     options.model.vocabulary = vocabulary.size();
+    options.batches.vocabulary = vocabulary.size();
     validate_layered_config(options.model);
     if (options.batches.context != options.model.context)
         throw std::invalid_argument("the batches' context (" + std::to_string(options.batches.context) +
                                     ") must be the model's (" + std::to_string(options.model.context) + ")");
+    if (options.warmup < 0) throw std::invalid_argument("warmup must be 0 or more steps");
+    if (options.later_random < 0 || options.later_random > options.batches.repeated)
+        throw std::invalid_argument("later_random = " + std::to_string(options.later_random) +
+                                    " is outside 0…" + std::to_string(options.batches.repeated) +
+                                    " (the repeated windows)");
     if (options.held_out_windows < 1 || options.probe_strings < 1)
         throw std::invalid_argument("held_out_windows and probe_strings must be at least 1");
     return options;
@@ -55,9 +61,15 @@ GrowthRun::GrowthRun(const Vocabulary& vocabulary, const std::vector<int>& token
                              options_.probe_period, options_.probe_seed)) {}
 
 double GrowthRun::step() {
+    const long step = optimizer_.steps_taken();
+    // Step s of the warm-up runs at (s + 1)/warmup of the rate, so its last step is at the full rate.
+    if (step < options_.warmup)
+        optimizer_.set_learning_rate(options_.optimizer.learning_rate * static_cast<double>(step + 1) /
+                                     options_.warmup);
+    if (step == options_.later_step) sampler_.set_random(options_.later_random);
     const Batch batch = sampler_.next();
-    const double loss = layered_forward(options_.model, parameters_, batch, activations_);
-    layered_backward(options_.model, parameters_, batch, activations_, gradients_);
+    const double loss = layered_forward(options_.model, parameters_, batch, activations_, options_.path);
+    layered_backward(options_.model, parameters_, batch, activations_, gradients_, options_.path);
     layered_optimizer_step(optimizer_, parameters_, gradients_);
     return loss;
 }

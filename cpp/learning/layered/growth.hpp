@@ -7,7 +7,7 @@
 // 90% trains, the rest is held out. The held-out loss is read on `held_out_windows` windows at
 // evenly spaced starts across the held-out tail; the probe is `probe_strings` random strings of
 // `probe_period` characters shown twice, drawn once from `probe_seed`, the same in every run.
-// It is not a general trainer: no checkpoints, no schedules.
+// It is not a general trainer: no checkpoints, and no schedule but a linear warm-up.
 #pragma once
 
 #include "learning/corpus.hpp"
@@ -23,8 +23,12 @@ namespace attention {
 
 struct GrowthOptions {
     LayeredConfig model;     // vocabulary is taken from the text
-    SnippetOptions batches;  // context must equal model.context
+    SnippetOptions batches;  // context must equal model.context; vocabulary is taken from the text
     OptimizerSettings optimizer;
+    int warmup = 0;       // the learning rate rises linearly over the first `warmup` steps (0: constant)
+    int later_step = -1;  // from this step on (−1: never) batches.random becomes later_random
+    int later_random = 0;
+    LayeredPath path = LayeredPath::reference;  // the training steps' (every measure takes the reference)
     std::uint64_t seed = 0;  // initial parameters (torch.manual_seed) and batches (mt19937)
     int held_out_windows = 64;
     int probe_strings = 32;

@@ -99,4 +99,43 @@ std::vector<bool> points_into_earlier_copy(const Matrix& weights, const std::vec
     return into;
 }
 
+std::vector<std::vector<int>> spaced_passages(const std::vector<int>& tokens, int count, int shortest,
+                                              int longest) {
+    if (count < 1 || shortest < 1 || shortest > longest || static_cast<std::size_t>(longest) > tokens.size())
+        throw std::invalid_argument("passages of " + std::to_string(shortest) + "…" +
+                                    std::to_string(longest) + " tokens from a text of " +
+                                    std::to_string(tokens.size()) +
+                                    ": lengths must be at least 1, in order and fit the text");
+    std::vector<std::vector<int>> passages;
+    for (int k = 0; k < count; ++k) {
+        const auto length = static_cast<std::size_t>(shortest + k % (longest - shortest + 1));
+        const std::size_t start =
+            (tokens.size() - length) * static_cast<std::size_t>(k) / static_cast<std::size_t>(count);
+        const auto begin = tokens.begin() + static_cast<std::ptrdiff_t>(start);
+        passages.emplace_back(begin, begin + static_cast<std::ptrdiff_t>(length));
+    }
+    return passages;
+}
+
+NaturalCopying natural_copying(const LayeredConfig& config, const std::vector<float>& parameters,
+                               const Batch& windows) {
+    LayeredActivations acts;
+    layered_forward(config, parameters, windows, acts);
+    NaturalCopying out;
+    const int T = windows.context;
+    for (int b = 0; b < windows.batch; ++b) {
+        const auto begin = windows.tokens.begin() + static_cast<std::ptrdiff_t>(b) * (T + 1);
+        const std::vector<int> ids(begin, begin + T);
+        const std::vector<bool> into =
+            points_into_earlier_copy(acts.layers.back().weights[static_cast<std::size_t>(b)], ids);
+        for (int i = 1; i < T; ++i) {
+            if (std::find(ids.begin(), ids.begin() + i, ids[static_cast<std::size_t>(i)]) == ids.begin() + i)
+                continue;
+            ++out.rows;
+            out.into_copy += into[static_cast<std::size_t>(i)] ? 1 : 0;
+        }
+    }
+    return out;
+}
+
 }  // namespace attention

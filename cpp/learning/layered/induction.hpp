@@ -40,4 +40,20 @@ CopyMeasure measure_copying(const LayeredConfig& config, const std::vector<float
 // the row's own character, where a copying head looks for what came next. Row 0 never does.
 std::vector<bool> points_into_earlier_copy(const Matrix& weights, const std::vector<int>& tokens);
 
+// count passages of tokens at evenly spaced starts (the k-th at (size − length)·k / count), their
+// lengths cycling through shortest … longest: text to show twice to measure_copying. Throws
+// std::invalid_argument on lengths out of order or longer than tokens.
+std::vector<std::vector<int>> spaced_passages(const std::vector<int>& tokens, int count, int shortest,
+                                              int longest);
+
+// Copying in natural text, where nothing was put twice on purpose: of the rows whose character
+// occurred earlier in their window, how many have their last layer's largest weight just after
+// an earlier occurrence of it (points_into_earlier_copy, above).
+struct NaturalCopying {
+    long rows = 0;       // rows whose character occurred earlier in the window (row 0 never does)
+    long into_copy = 0;  // of those, rows that point into an earlier copy
+};
+NaturalCopying natural_copying(const LayeredConfig& config, const std::vector<float>& parameters,
+                               const Batch& windows);
+
 }  // namespace attention

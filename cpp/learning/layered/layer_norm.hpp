@@ -5,7 +5,8 @@
 //   y    = (x − mean) · rstd · gain + bias
 // and, with n = (x − mean) · rstd and g = gain ∘ dy for one row,
 //   dx = rstd · (g − mean(g) − n · mean(g ∘ n)),  dgain += n ∘ dy,  dbias += dy
-// (llm.c's layernorm_backward). It is not a general normalisation layer: one axis, no
+// (llm.c's layernorm_backward). Sums run in double, except on the fast path (Fast), where they
+// run in float, a vector at a time. It is not a general normalisation layer: one axis, no
 // running statistics, eps fixed by the caller.
 #pragma once
 
@@ -14,13 +15,14 @@ namespace attention {
 constexpr double kLayerNormEpsilon = 1e-5;  // PyTorch's F.layer_norm default
 
 // y: (n, d) out, mean and rstd: (n,) out, in double (kept for the backward), x: (n, d), gain and bias: (d,).
-template <typename Real>
+// Fast (float only: the layered model's fast path) sums in float, a vector at a time.
+template <typename Real, bool Fast = false>
 void layer_norm_forward(Real* y, double* mean, double* rstd, const Real* x, const Real* gain,
                         const Real* bias, int n, int d);
 
 // dx: (n, d) accumulated into (+=), dgain and dbias: (d,) accumulated into; dy: (n, d), x: (n, d),
 // mean and rstd: (n,) as the forward left them, gain: (d,).
-template <typename Real>
+template <typename Real, bool Fast = false>
 void layer_norm_backward(Real* dx, Real* dgain, Real* dbias, const Real* dy, const Real* x,
                          const double* mean, const double* rstd, const Real* gain, int n, int d);
 

@@ -1,12 +1,20 @@
 // layered_model.cpp: the L-layer model's forward pass, loss and hand-written gradients, split as
 // llm.c splits gpt2_forward and gpt2_backward. See layered_model.hpp for the model. All B·T
 // positions of a batch are stacked into one (B·T, d) matrix for the projections; attention runs
-// window by window and goes back through the one-head backward_from_weights().
+// window by window, on each window's rows in place, and goes back through the one-head backward's
+// passes (cpp/learning/attention_gradients.hpp).
+//
+// Every pass is a template on Fused, the path (layered_model.hpp's LayeredPath): false is the
+// reference, whose products round each multiply and each add (-ffp-contract=off, CMakeLists.txt)
+// and whose softmaxes take std::exp with double sums; true is the fast path, with fused
+// multiply-adds in every product and the softmaxes' exponentials eight or sixteen at a time by the
+// fused kernel's 2^x (cpp/attention/kernel/fused_kernel.hpp) with float sums.
 #include "learning/layered/layered_model.hpp"
 
+#include "attention/kernel/fused_kernel.hpp"
 #include "attention/kernel/products.hpp"
 #include "attention/scale.hpp"
-#include "learning/backward.hpp"
+#include "learning/attention_gradients.hpp"
 #include "learning/layered/layer_norm.hpp"
 #include "learning/model.hpp"
 #include "tutorial/torch_random.hpp"
@@ -21,21 +29,27 @@ namespace attention {
 
 namespace {
 
-std::size_t index(int row, int col, int cols) {
-    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+// m as a zero (rows, cols) matrix, in the memory it already holds when that is enough: a training
+// step then allocates nothing for its activations after the first.
+void reset(Matrix& m, int rows, int cols) {
+    m.rows = rows;
+    m.cols = cols;
+    m.values.assign(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0.0f);
 }
 
 // out (n, m) += a (n, k) · b (k, m).
+template <bool Fused>
 void add_product(float* out, const float* a, const float* b, int n, int k, int m) {
-    products::add_full_product(out, a, b, n, k, m);
+    products::add_full_product<Fused>(out, a, b, n, k, m);
 }
 
 // out (n, k) += a (n, m) · bᵀ with b (k, m): a gradient sent back through x·b. b is transposed
 // first so that the products read along rows.
+template <bool Fused>
 void add_times_transposed(float* out, const float* a, const float* b, int n, int k, int m) {
     std::vector<float> b_transposed(static_cast<std::size_t>(k) * static_cast<std::size_t>(m));
     products::transpose(b_transposed.data(), b, k, m);
-    products::add_full_product(out, a, b_transposed.data(), n, m, k);
+    products::add_full_product<Fused>(out, a, b_transposed.data(), n, m, k);
 }
 
 void require_batch(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch) {
@@ -49,93 +63,253 @@ void require_batch(const LayeredConfig& config, const std::vector<float>& parame
 
 int input_token(const Batch& batch, int row) {
     const int T = batch.context;
-    return batch.tokens[index(row / T, row % T, T + 1)];
+    return batch.tokens[Matrix::index(row / T, row % T, T + 1)];
 }
 int target_token(const Batch& batch, int row) {
     const int T = batch.context;
-    return batch.tokens[index(row / T, row % T + 1, T + 1)];
+    return batch.tokens[Matrix::index(row / T, row % T + 1, T + 1)];
+}
+
+// The fast path's exponentials: out[j] = exp(x[j]·factor − shift) for j < n, which must not be
+// above 0, as 2^(x·factor·log2 e − shift·log2 e) a vector at a time (the tail padded with −inf,
+// which gives 0); returns their float sum.
+float exponentials(float* out, const float* x, int n, float factor, float shift) {
+    using namespace kernel;
+    constexpr float kLog2e = 1.4426950408889634f;
+    const Floats scale = splat(factor * kLog2e), offset = splat(shift * kLog2e);
+    Floats sum{};
+    int j = 0;
+    for (; j + kLanes <= n; j += kLanes) {
+        const Floats e = exp2_nonpositive(load(x + j) * scale - offset);
+        store(out + j, e);
+        sum += e;
+    }
+    if (j < n) {
+        float tail[kLanes];
+        std::fill(tail, tail + kLanes, -std::numeric_limits<float>::infinity());
+        std::copy(x + j, x + n, tail);
+        const Floats e = exp2_nonpositive(load(tail) * scale - offset);
+        store(tail, e);
+        std::copy(tail, tail + (n - j), out + j);
+        sum += e;
+    }
+    float total = 0;
+    for (int lane = 0; lane < kLanes; ++lane) total += sum[lane];
+    return total;
+}
+
+// The first n scores of a row, scaled by factor and turned into softmax weights in place; the max
+// is subtracted so exp stays finite.
+template <bool Fused>
+void softmax_row(float* row, int n, float factor) {
+    float row_max = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < n; ++j) row_max = std::max(row_max, row[j] *= factor);
+    if constexpr (Fused) {
+        const float inverse = 1.0f / exponentials(row, row, n, 1.0f, row_max);
+        for (int j = 0; j < n; ++j) row[j] *= inverse;
+    } else {
+        double sum = 0;
+        for (int j = 0; j < n; ++j) sum += static_cast<double>(row[j] = std::exp(row[j] - row_max));
+        for (int j = 0; j < n; ++j) row[j] = static_cast<float>(row[j] / sum);
+    }
 }
 
 // One window's causal attention: weights (T, T) with masked entries exactly 0, and
 // output (T, d) += weights·v. q, k, v: (T, d) rows of the stacked matrices.
+template <bool Fused>
 void causal_attention(Matrix& weights, float* output, const float* q, const float* k, const float* v, int T,
                       int d, double factor) {
-    // 1. scores q·kᵀ for the keys j <= i of each query.
+    // 1. scores q·kᵀ for the keys j <= i of each query (and a few after it, to fill the last
+    //    vector: the mask below overwrites them).
     std::vector<float> k_transposed(static_cast<std::size_t>(d) * static_cast<std::size_t>(T));
     products::transpose(k_transposed.data(), k, T, d);
-    weights = Matrix(T, T);
-    products::add_product(products::Product<float>{weights.values.data(), T, q, d, 1, k_transposed.data(), T},
-                          T, [&](int i, int rows) noexcept {
-                              return products::Range{0, std::min(T, i + rows), 0, d};
-                          });
-    // 2. scale, mask, softmax: the max is subtracted so exp stays finite; masked keys stay 0.
-    const float scale = static_cast<float>(factor);
+    reset(weights, T, T);
+    products::add_product<Fused>(
+        products::Product<float>{weights.values.data(), T, q, d, 1, k_transposed.data(), T}, T,
+        [&](int i, int rows) noexcept {
+            return products::whole_vectors<float>(products::Range{0, std::min(T, i + rows), 0, d}, T);
+        });
+    // 2. scale, mask, softmax: masked keys stay 0.
     for (int i = 0; i < T; ++i) {
-        float* row = weights.row(i);
-        float row_max = -std::numeric_limits<float>::infinity();
-        for (int j = 0; j <= i; ++j) row_max = std::max(row_max, row[j] *= scale);
-        double sum = 0;
-        for (int j = 0; j <= i; ++j) sum += static_cast<double>(row[j] = std::exp(row[j] - row_max));
-        for (int j = 0; j <= i; ++j) row[j] = static_cast<float>(row[j] / sum);
-        std::fill(row + i + 1, row + T, 0.0f);
+        softmax_row<Fused>(weights.row(i), i + 1, static_cast<float>(factor));
+        std::fill(weights.row(i) + i + 1, weights.row(i) + T, 0.0f);
     }
     // 3. the weighted sum of the values, over the keys each row sees.
-    products::add_product(products::Product<float>{output, d, weights.values.data(), T, 1, v, d}, T,
-                          [&](int i, int rows) noexcept {
-                              return products::Range{0, d, 0, std::min(T, i + rows)};
-                          });
+    products::add_product<Fused>(products::Product<float>{output, d, weights.values.data(), T, 1, v, d}, T,
+                                 [&](int i, int rows) noexcept {
+                                     return products::Range{0, d, 0, std::min(T, i + rows)};
+                                 });
 }
 
-// Mean cross-entropy of logits (N, V) against the batch's targets, in double; turns the logits
-// into their softmax in place.
-double cross_entropy(Matrix& logits, const Batch& batch) {
-    const int N = logits.rows, V = logits.cols;
-    double total = 0;
-    for (int n = 0; n < N; ++n) {
-        float* row = logits.row(n);
-        // −log softmax(z)[target] = max + log Σ exp(z − max) − z[target]: the max keeps exp finite.
-        const float row_max = *std::max_element(row, row + V);
+// −log softmax(z)[target] for one row z of logits, turning the row into its softmax in place:
+// max + log Σ exp(z − max) − z[target], where the max keeps exp finite. The reference sums in
+// double; the fast path in float, from one exponential per logit.
+template <bool Fused>
+double row_loss(float* row, int V, int target) {
+    const float row_max = *std::max_element(row, row + V);
+    const float logit = row[target];
+    if constexpr (Fused) {
+        const float sum = exponentials(row, row, V, 1.0f, row_max);
+        const float inverse = 1.0f / sum;
+        for (int j = 0; j < V; ++j) row[j] *= inverse;
+        return static_cast<double>(row_max) + std::log(static_cast<double>(sum)) - static_cast<double>(logit);
+    } else {
         double sum = 0;
         for (int j = 0; j < V; ++j) sum += std::exp(static_cast<double>(row[j] - row_max));
-        total +=
-            static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target_token(batch, n)]);
         for (int j = 0; j < V; ++j)
             row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
+        return static_cast<double>(row_max) + std::log(sum) - static_cast<double>(logit);
     }
+}
+
+// Mean cross-entropy of logits (N, V) against the batch's targets; turns the logits into their
+// softmax in place.
+template <bool Fused>
+double cross_entropy(Matrix& logits, const Batch& batch) {
+    double total = 0;
+    for (int n = 0; n < logits.rows; ++n)
+        total += row_loss<Fused>(logits.row(n), logits.cols, target_token(batch, n));
     if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
-    return total / N;
+    return total / logits.rows;
 }
 
 // One layer's forward: from acts.input (filled by the caller), everything else of acts, and the
 // stream after the layer into next (B·T, d).
+template <bool Fused>
 void layer_forward(const LayeredConfig& config, const float* p, const LayerSlots& slots, int B, int T,
                    double factor, LayerActivations& acts, Matrix& next) {
     const int N = B * T, d = config.d;
     const Matrix* h = &acts.input;
     if (config.layer_norm) {
-        acts.normed = Matrix(N, d);
+        reset(acts.normed, N, d);
         acts.mean.assign(static_cast<std::size_t>(N), 0.0);
         acts.rstd.assign(static_cast<std::size_t>(N), 0.0);
-        layer_norm_forward(acts.normed.values.data(), acts.mean.data(), acts.rstd.data(),
-                           acts.input.values.data(), p + slots.norm_gain, p + slots.norm_bias, N, d);
+        layer_norm_forward<float, Fused>(acts.normed.values.data(), acts.mean.data(), acts.rstd.data(),
+                                         acts.input.values.data(), p + slots.norm_gain, p + slots.norm_bias,
+                                         N, d);
         h = &acts.normed;
     }
-    acts.q = Matrix(N, d);
-    acts.k = Matrix(N, d);
-    acts.v = Matrix(N, d);
-    add_product(acts.q.values.data(), h->values.data(), p + slots.query, N, d, d);
-    add_product(acts.k.values.data(), h->values.data(), p + slots.key, N, d, d);
-    add_product(acts.v.values.data(), h->values.data(), p + slots.value, N, d, d);
-    acts.heads = Matrix(N, d);
-    acts.weights.assign(static_cast<std::size_t>(B), Matrix());
+    for (const auto& [projection, slot] :
+         {std::make_pair(&acts.q, slots.query), std::make_pair(&acts.k, slots.key),
+          std::make_pair(&acts.v, slots.value)}) {
+        reset(*projection, N, d);
+        add_product<Fused>(projection->values.data(), h->values.data(), p + slot, N, d, d);
+    }
+    reset(acts.heads, N, d);
+    acts.weights.resize(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) {
-        const std::size_t at = index(b * T, 0, d);
-        causal_attention(acts.weights[static_cast<std::size_t>(b)], acts.heads.values.data() + at,
-                         acts.q.values.data() + at, acts.k.values.data() + at, acts.v.values.data() + at, T,
-                         d, factor);
+        const std::size_t at = Matrix::index(b * T, 0, d);
+        causal_attention<Fused>(acts.weights[static_cast<std::size_t>(b)], acts.heads.values.data() + at,
+                                acts.q.values.data() + at, acts.k.values.data() + at,
+                                acts.v.values.data() + at, T, d, factor);
     }
     next = acts.input;
-    add_product(next.values.data(), acts.heads.values.data(), p + slots.output, N, d, d);
+    add_product<Fused>(next.values.data(), acts.heads.values.data(), p + slots.output, N, d, d);
+}
+
+template <bool Fused>
+double forward_passes(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                      LayeredActivations& acts) {
+    require_batch(config, parameters, batch);
+    const ParameterLayout layout = parameter_layout(config);
+    const float* p = parameters.data();
+    const int B = batch.batch, T = batch.context, N = B * T, d = config.d;
+    acts.scale = scale_factor(config.scale, d);
+    acts.layers.resize(static_cast<std::size_t>(config.layers));
+    // 1. x = E[token] + P[position], into the first layer's input (or the residual without layers).
+    Matrix& x = acts.layers.empty() ? acts.residual : acts.layers.front().input;
+    reset(x, N, d);
+    for (int n = 0; n < N; ++n) {
+        const float* e_row = p + layout.embedding + Matrix::index(input_token(batch, n), 0, d);
+        const float* p_row = p + layout.position + Matrix::index(n % T, 0, d);
+        for (int c = 0; c < d; ++c) x.row(n)[c] = e_row[c] + p_row[c];
+    }
+    // 2. the layers, each adding its head's output to the stream.
+    for (std::size_t l = 0; l < acts.layers.size(); ++l) {
+        Matrix& next = l + 1 < acts.layers.size() ? acts.layers[l + 1].input : acts.residual;
+        layer_forward<Fused>(config, p, layout.layers[l], B, T, acts.scale, acts.layers[l], next);
+    }
+    // 3. logits and loss.
+    reset(acts.probabilities, N, config.vocabulary);
+    add_product<Fused>(acts.probabilities.values.data(), acts.residual.values.data(), p + layout.unembedding,
+                       N, d, config.vocabulary);
+    return cross_entropy<Fused>(acts.probabilities, batch);
+}
+
+// One layer's backward: buffers.d_x (B·T, d) is the gradient of the stream after the layer on
+// entry and of the stream before it on exit; the layer's parameter gradients are added into g.
+template <bool Fused>
+void layer_backward(const LayeredConfig& config, const float* p, const LayerSlots& slots,
+                    const LayerActivations& acts, int B, int T, double factor,
+                    LayeredGradientBuffers& buffers, float* g) {
+    const int N = B * T, d = config.d;
+    const Matrix& h = config.layer_norm ? acts.normed : acts.input;
+    Matrix &d_x = buffers.d_x, &d_heads = buffers.d_heads, &d_q = buffers.d_q, &d_k = buffers.d_k,
+           &d_v = buffers.d_v, &d_h = buffers.d_h;
+    for (Matrix* m : {&d_heads, &d_q, &d_k, &d_v, &d_h}) reset(*m, N, d);
+    // x_out = x + heads·Wo: d_x passes on unchanged, and into the head through Wo.
+    products::add_transposed_product<Fused>(g + slots.output, acts.heads.values.data(), d_x.values.data(), N,
+                                            d, d);
+    add_times_transposed<Fused>(d_heads.values.data(), d_x.values.data(), p + slots.output, N, d, d);
+    // attention, window by window, from the forward's weights, into each window's rows.
+    for (int b = 0; b < B; ++b) {
+        const std::size_t at = Matrix::index(b * T, 0, d);
+        attention_gradients<float, Fused>(
+            acts.q.values.data() + at, acts.k.values.data() + at, acts.v.values.data() + at,
+            acts.weights[static_cast<std::size_t>(b)].values.data(), static_cast<float>(factor),
+            d_heads.values.data() + at, T, d, d, d_q.values.data() + at, d_k.values.data() + at,
+            d_v.values.data() + at);
+    }
+    // q, k, v = h·W.
+    const std::pair<const Matrix*, std::size_t> projections[] = {
+        {&d_q, slots.query}, {&d_k, slots.key}, {&d_v, slots.value}};
+    for (const auto& [d_projection, slot] : projections) {
+        products::add_transposed_product<Fused>(g + slot, h.values.data(), d_projection->values.data(), N, d,
+                                                d);
+        add_times_transposed<Fused>(d_h.values.data(), d_projection->values.data(), p + slot, N, d, d);
+    }
+    // h = LN(x) (or x itself): the stream's gradient gains the normalisation's.
+    if (!config.layer_norm) {
+        for (std::size_t e = 0; e < d_x.values.size(); ++e) d_x.values[e] += d_h.values[e];
+        return;
+    }
+    layer_norm_backward<float, Fused>(d_x.values.data(), g + slots.norm_gain, g + slots.norm_bias,
+                                      d_h.values.data(), acts.input.values.data(), acts.mean.data(),
+                                      acts.rstd.data(), p + slots.norm_gain, N, d);
+}
+
+template <bool Fused>
+void backward_passes(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                     const LayeredActivations& acts, std::vector<float>& gradients) {
+    require_batch(config, parameters, batch);
+    const ParameterLayout layout = parameter_layout(config);
+    const float* p = parameters.data();
+    const int B = batch.batch, T = batch.context, N = B * T, d = config.d, V = config.vocabulary;
+    gradients.assign(layout.total, 0.0f);
+    float* g = gradients.data();
+    // 3. loss: d logits = (softmax − one-hot) / N; logits = residual·U.
+    LayeredGradientBuffers& buffers = acts.buffers;
+    Matrix &d_logits = buffers.d_logits, &d_x = buffers.d_x;
+    d_logits = acts.probabilities;
+    for (int n = 0; n < N; ++n) {
+        float* row = d_logits.row(n);
+        for (int j = 0; j < V; ++j) row[j] /= static_cast<float>(N);
+        row[target_token(batch, n)] -= 1.0f / static_cast<float>(N);
+    }
+    products::add_transposed_product<Fused>(g + layout.unembedding, acts.residual.values.data(),
+                                            d_logits.values.data(), N, d, V);
+    reset(d_x, N, d);
+    add_times_transposed<Fused>(d_x.values.data(), d_logits.values.data(), p + layout.unembedding, N, d, V);
+    // 2. the layers in reverse.
+    for (int l = config.layers - 1; l >= 0; --l)
+        layer_backward<Fused>(config, p, layout.layers[static_cast<std::size_t>(l)],
+                              acts.layers[static_cast<std::size_t>(l)], B, T, acts.scale, buffers, g);
+    // 1. x = E[token] + P[position]: each row's gradient goes to its token's and its position's row.
+    for (int n = 0; n < N; ++n)
+        for (int c = 0; c < d; ++c) {
+            g[layout.embedding + Matrix::index(input_token(batch, n), c, d)] += d_x.row(n)[c];
+            g[layout.position + Matrix::index(n % T, c, d)] += d_x.row(n)[c];
+        }
 }
 
 }  // namespace
@@ -198,104 +372,28 @@ std::vector<float> layered_initial_parameters(const LayeredConfig& config, std::
 }
 
 double layered_forward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
-                       LayeredActivations& acts) {
-    require_batch(config, parameters, batch);
-    const ParameterLayout layout = parameter_layout(config);
-    const float* p = parameters.data();
-    const int B = batch.batch, T = batch.context, N = B * T, d = config.d;
-    acts.scale = scale_factor(config.scale, d);
-    // 1. x = E[token] + P[position].
-    Matrix x(N, d);
-    for (int n = 0; n < N; ++n) {
-        const float* e_row = p + layout.embedding + index(input_token(batch, n), 0, d);
-        const float* p_row = p + layout.position + index(n % T, 0, d);
-        for (int c = 0; c < d; ++c) x.row(n)[c] = e_row[c] + p_row[c];
-    }
-    // 2. the layers, each adding its head's output to the stream.
-    acts.layers.assign(static_cast<std::size_t>(config.layers), LayerActivations());
-    for (std::size_t l = 0; l < acts.layers.size(); ++l) {
-        acts.layers[l].input = std::move(x);
-        layer_forward(config, p, layout.layers[l], B, T, acts.scale, acts.layers[l], x);
-    }
-    acts.residual = std::move(x);
-    // 3. logits and loss.
-    acts.probabilities = Matrix(N, config.vocabulary);
-    add_product(acts.probabilities.values.data(), acts.residual.values.data(), p + layout.unembedding, N, d,
-                config.vocabulary);
-    return cross_entropy(acts.probabilities, batch);
+                       LayeredActivations& activations) {
+    return forward_passes<false>(config, parameters, batch, activations);
 }
 
-namespace {
-
-// One layer's backward: d_x (B·T, d) is the gradient of the stream after the layer on entry and
-// of the stream before it on exit; the layer's parameter gradients are added into g.
-void layer_backward(const LayeredConfig& config, const float* p, const LayerSlots& slots,
-                    const LayerActivations& acts, int B, int T, double factor, Matrix& d_x, float* g) {
-    const int N = B * T, d = config.d;
-    const Matrix& h = config.layer_norm ? acts.normed : acts.input;
-    // x_out = x + heads·Wo: d_x passes on unchanged, and into the head through Wo.
-    products::add_transposed_product(g + slots.output, acts.heads.values.data(), d_x.values.data(), N, d, d);
-    Matrix d_heads(N, d);
-    add_times_transposed(d_heads.values.data(), d_x.values.data(), p + slots.output, N, d, d);
-    // attention, window by window, from the forward's weights.
-    Matrix d_q(N, d), d_k(N, d), d_v(N, d);
-    for (int b = 0; b < B; ++b) {
-        const AttentionGradients window = backward_from_weights(
-            rows_of(acts.q, b * T, T), rows_of(acts.k, b * T, T), rows_of(acts.v, b * T, T),
-            acts.weights[static_cast<std::size_t>(b)], factor, rows_of(d_heads, b * T, T));
-        set_rows(d_q, b * T, window.dq);
-        set_rows(d_k, b * T, window.dk);
-        set_rows(d_v, b * T, window.dv);
-    }
-    // q, k, v = h·W.
-    const std::pair<const Matrix*, std::size_t> projections[] = {
-        {&d_q, slots.query}, {&d_k, slots.key}, {&d_v, slots.value}};
-    Matrix d_h(N, d);
-    for (const auto& [d_projection, slot] : projections) {
-        products::add_transposed_product(g + slot, h.values.data(), d_projection->values.data(), N, d, d);
-        add_times_transposed(d_h.values.data(), d_projection->values.data(), p + slot, N, d, d);
-    }
-    // h = LN(x) (or x itself): the stream's gradient gains the normalisation's.
-    if (!config.layer_norm) {
-        for (std::size_t e = 0; e < d_x.values.size(); ++e) d_x.values[e] += d_h.values[e];
-        return;
-    }
-    layer_norm_backward(d_x.values.data(), g + slots.norm_gain, g + slots.norm_bias, d_h.values.data(),
-                        acts.input.values.data(), acts.mean.data(), acts.rstd.data(), p + slots.norm_gain, N,
-                        d);
+double layered_forward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                       LayeredActivations& activations, LayeredPath path) {
+    return path == LayeredPath::fast ? forward_passes<true>(config, parameters, batch, activations)
+                                     : forward_passes<false>(config, parameters, batch, activations);
 }
-
-}  // namespace
 
 void layered_backward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
-                      const LayeredActivations& acts, std::vector<float>& gradients) {
-    require_batch(config, parameters, batch);
-    const ParameterLayout layout = parameter_layout(config);
-    const float* p = parameters.data();
-    const int B = batch.batch, T = batch.context, N = B * T, d = config.d, V = config.vocabulary;
-    gradients.assign(layout.total, 0.0f);
-    float* g = gradients.data();
-    // 3. loss: d logits = (softmax − one-hot) / N; logits = residual·U.
-    Matrix d_logits = acts.probabilities;
-    for (int n = 0; n < N; ++n) {
-        float* row = d_logits.row(n);
-        for (int j = 0; j < V; ++j) row[j] /= static_cast<float>(N);
-        row[target_token(batch, n)] -= 1.0f / static_cast<float>(N);
-    }
-    products::add_transposed_product(g + layout.unembedding, acts.residual.values.data(),
-                                     d_logits.values.data(), N, d, V);
-    Matrix d_x(N, d);
-    add_times_transposed(d_x.values.data(), d_logits.values.data(), p + layout.unembedding, N, d, V);
-    // 2. the layers in reverse.
-    for (int l = config.layers - 1; l >= 0; --l)
-        layer_backward(config, p, layout.layers[static_cast<std::size_t>(l)],
-                       acts.layers[static_cast<std::size_t>(l)], B, T, acts.scale, d_x, g);
-    // 1. x = E[token] + P[position]: each row's gradient goes to its token's and its position's row.
-    for (int n = 0; n < N; ++n)
-        for (int c = 0; c < d; ++c) {
-            g[layout.embedding + index(input_token(batch, n), c, d)] += d_x.row(n)[c];
-            g[layout.position + index(n % T, c, d)] += d_x.row(n)[c];
-        }
+                      const LayeredActivations& activations, std::vector<float>& gradients) {
+    backward_passes<false>(config, parameters, batch, activations, gradients);
+}
+
+void layered_backward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                      const LayeredActivations& activations, std::vector<float>& gradients,
+                      LayeredPath path) {
+    if (path == LayeredPath::fast)
+        backward_passes<true>(config, parameters, batch, activations, gradients);
+    else
+        backward_passes<false>(config, parameters, batch, activations, gradients);
 }
 
 void layered_optimizer_step(Optimizer& optimizer, std::vector<float>& parameters,

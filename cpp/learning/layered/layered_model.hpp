@@ -74,23 +74,44 @@ struct LayerActivations {
     std::vector<Matrix> weights;  // B windows' attention weights, (T, T) each, masked entries 0
     Matrix heads;                 // (B·T, d) each window's softmax(…)·v
 };
+// The backward pass's working matrices (llm.c's grads_acts), kept beside the activations only so
+// that a training step reuses their memory: nothing in them outlives a call.
+struct LayeredGradientBuffers {
+    Matrix d_logits;                          // (B·T, V)
+    Matrix d_x, d_heads, d_q, d_k, d_v, d_h;  // (B·T, d) each
+};
 struct LayeredActivations {
     std::vector<LayerActivations> layers;
     Matrix residual;       // (B·T, d) the stream after the last layer
     Matrix probabilities;  // (B·T, V) softmax of the logits residual·U
     double scale = 1;      // the factor the scores were multiplied by
+    mutable LayeredGradientBuffers buffers;
 };
 
+// Two ways to compute the passes, as llm.c keeps a reference and a fast variant. The reference
+// rounds every multiply and every add on its own, in the plain loops' order, with std::exp and
+// double sums in the softmaxes: the same bits natively and in wasm's simd128 build, and what the
+// saved head and docs/learning.md's tables come from. The fast path fuses each multiply-add
+// (one rounding; a vfmadd natively with -march=native) and takes the softmaxes' exponentials a
+// vector at a time in float (the fused kernel's 2^x): for timing and for sweeps. It agrees with
+// the reference within atol + rtol·|reference| (test_layered_model.cpp says how close).
+enum class LayeredPath { reference, fast };
+
 // The batch's mean loss (nats). Fills activations (every intermediate, the attention weights
-// and the next-character probabilities). Throws std::invalid_argument on a token, shape or
-// buffer size outside the config, and on a non-finite loss (a diverged run).
+// and the next-character probabilities), reusing the memory they already hold. Throws
+// std::invalid_argument on a token, shape or buffer size outside the config, and on a
+// non-finite loss (a diverged run). Without a path: the reference.
 double layered_forward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
                        LayeredActivations& activations);
+double layered_forward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                       LayeredActivations& activations, LayeredPath path);
 
 // d loss / d parameter into gradients (resized to the layout's total and overwritten), from what
-// layered_forward() kept on the same batch.
+// layered_forward() kept on the same batch, on the same path.
 void layered_backward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
                       const LayeredActivations& activations, std::vector<float>& gradients);
+void layered_backward(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch,
+                      const LayeredActivations& activations, std::vector<float>& gradients, LayeredPath path);
 
 // One step of optimizer (cpp/learning/optimizer.hpp, e.g. Adam as torch.optim.Adam takes it) on
 // the flat buffers, which it sees as one matrix; both buffers are handed back unchanged in size.

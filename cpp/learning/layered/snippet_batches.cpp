@@ -1,6 +1,7 @@
 // snippet_batches.cpp: see snippet_batches.hpp.
 #include "learning/layered/snippet_batches.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,11 +19,8 @@ std::uint32_t uniform_draw(std::mt19937& engine, std::uint32_t bound) {
     }
 }
 
-}  // namespace
-
-SnippetSampler::SnippetSampler(std::vector<int> tokens, SnippetOptions options, std::uint64_t seed)
-    : tokens_(std::move(tokens)), options_(options), engine_(static_cast<std::mt19937::result_type>(seed)) {
-    const SnippetOptions& o = options_;
+// Throws std::invalid_argument on options no sampler can meet on a text of text_size tokens.
+void check_options(const SnippetOptions& o, std::size_t text_size) {
     if (o.batch < 1 || o.context < 1) throw std::invalid_argument("batch and context must be at least 1");
     if (o.repeated < 0 || o.repeated > o.batch)
         throw std::invalid_argument("repeated = " + std::to_string(o.repeated) + " is outside 0…" +
@@ -31,10 +29,30 @@ SnippetSampler::SnippetSampler(std::vector<int> tokens, SnippetOptions options, 
         throw std::invalid_argument("snippet lengths " + std::to_string(o.shortest) + "…" +
                                     std::to_string(o.longest) + " must lie within 1…" +
                                     std::to_string(o.context + 1) + " and in order");
-    if (tokens_.size() < static_cast<std::size_t>(o.context) + 1 || tokens_.size() > UINT32_MAX)
-        throw std::invalid_argument("the text has " + std::to_string(tokens_.size()) +
+    if (o.random < 0 || o.random > o.repeated)
+        throw std::invalid_argument("random = " + std::to_string(o.random) + " is outside 0…" +
+                                    std::to_string(o.repeated) + " (the repeated windows)");
+    if (o.random > 0 && o.vocabulary < 2)
+        throw std::invalid_argument("random strings need a vocabulary of at least 2 tokens, not " +
+                                    std::to_string(o.vocabulary));
+    if (text_size < static_cast<std::size_t>(o.context) + 1 || text_size > UINT32_MAX)
+        throw std::invalid_argument("the text has " + std::to_string(text_size) +
                                     " characters; a context of " + std::to_string(o.context) +
                                     " needs at least " + std::to_string(o.context + 1));
+}
+
+}  // namespace
+
+SnippetSampler::SnippetSampler(std::vector<int> tokens, SnippetOptions options, std::uint64_t seed)
+    : tokens_(std::move(tokens)), options_(options), engine_(static_cast<std::mt19937::result_type>(seed)) {
+    check_options(options_, tokens_.size());
+}
+
+void SnippetSampler::set_random(int random) {
+    SnippetOptions changed = options_;
+    changed.random = random;
+    check_options(changed, tokens_.size());
+    options_ = changed;
 }
 
 std::uint32_t SnippetSampler::uniform_below(std::uint32_t bound) {
@@ -51,13 +69,25 @@ Batch SnippetSampler::next() {
         out.tokens.insert(out.tokens.end(), tokens_.begin() + static_cast<std::ptrdiff_t>(start),
                           tokens_.begin() + static_cast<std::ptrdiff_t>(start + window));
     }
-    for (int b = 0; b < o.repeated; ++b) {
-        const auto length = static_cast<std::size_t>(o.shortest) +
-                            uniform_below(static_cast<std::uint32_t>(o.longest - o.shortest + 1));
-        const std::size_t start = uniform_below(static_cast<std::uint32_t>(tokens_.size() - length + 1));
-        for (std::size_t t = 0; t < window; ++t) out.tokens.push_back(tokens_[start + t % length]);
-    }
+    for (int b = 0; b < o.repeated; ++b) add_repeat(out, b >= o.repeated - o.random);
     return out;
+}
+
+// One window: a snippet of the text, or a random string, of a drawn length, tiled to fill it.
+void SnippetSampler::add_repeat(Batch& out, bool random) {
+    const SnippetOptions& o = options_;
+    const auto length = static_cast<std::size_t>(o.shortest) +
+                        uniform_below(static_cast<std::uint32_t>(o.longest - o.shortest + 1));
+    std::vector<int> string(length);
+    if (random) {
+        for (int& token : string)
+            token = static_cast<int>(uniform_below(static_cast<std::uint32_t>(o.vocabulary)));
+    } else {
+        const std::size_t start = uniform_below(static_cast<std::uint32_t>(tokens_.size() - length + 1));
+        std::copy_n(tokens_.begin() + static_cast<std::ptrdiff_t>(start), length, string.begin());
+    }
+    for (std::size_t t = 0; t <= static_cast<std::size_t>(o.context); ++t)
+        out.tokens.push_back(string[t % length]);
 }
 
 std::vector<std::vector<int>> random_passages(int vocabulary, int count, int shortest, int longest,

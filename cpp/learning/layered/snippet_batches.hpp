@@ -1,12 +1,14 @@
-// snippet_batches: training batches in which a share of the windows is a short snippet of the text
-// repeated to fill the window, the rest plain windows of text. A two-layer model trained on
-// natural text alone has little reason to copy (at character level the character after an
-// earlier occurrence of the current one is right 13.5% of the time in 128-character windows);
-// the repeated snippets supply the reward that grows a copying head (docs/learning.md).
+// snippet_batches: training batches in which a share of the windows is a short string repeated
+// to fill the window, the rest plain windows of text. The repeated string is a snippet of the
+// text or a uniform random string. A two-layer model trained on natural text alone has little
+// reason to copy (at character level the character after an earlier occurrence of the current
+// one is right 13.5% of the time in 128-character windows); the repeats supply the reward that
+// grows a copying head. Random strings reward nothing but copying (no character predicts the
+// next), so they grow it on more seeds than snippets do (docs/learning.md).
 //
 // Windows are drawn from std::mt19937 through the same rejection step as the plain sampler
 // (cpp/learning/corpus.hpp), so a seed gives the same batches natively and in wasm. It is not a
-// curriculum: the share is fixed for the run.
+// curriculum: the share of repeats is fixed, and only how many of them are random can change.
 #pragma once
 
 #include "learning/corpus.hpp"
@@ -20,21 +22,29 @@ namespace attention {
 struct SnippetOptions {
     int batch = 32;     // windows per batch
     int context = 128;  // T: each window holds T + 1 tokens (inputs and next-character targets)
-    int repeated = 16;  // of the batch's windows, how many are a repeated snippet (the last ones)
-    int shortest = 16;  // snippet lengths are uniform in [shortest, longest]
+    int repeated = 16;  // of the batch's windows, how many are a repeated string (the last ones)
+    int shortest = 16;  // string lengths are uniform in [shortest, longest]
     int longest = 64;
+    int random = 0;      // of the repeated windows, how many (the last ones) repeat a random string
+    int vocabulary = 0;  // random strings' tokens are uniform over 0 … vocabulary − 1
 };
 
 class SnippetSampler {
   public:
     // tokens: the encoded training text. Throws std::invalid_argument on a share outside
-    // 0…batch, lengths outside 1…context + 1 or in the wrong order, or a text too short.
+    // 0…batch (random: 0…repeated), lengths outside 1…context + 1 or in the wrong order, random
+    // strings without a vocabulary of at least 2, or a text too short.
     SnippetSampler(std::vector<int> tokens, SnippetOptions options, std::uint64_t seed);
-    // (batch, context + 1): the natural windows first, then the repeated ones.
+    // (batch, context + 1): the natural windows first, then the repeated snippets, then the
+    // repeated random strings.
     Batch next();
+    // How many of the repeated windows are random strings from the next batch on (a recipe may
+    // change its mix during a run); throws std::invalid_argument as the constructor does.
+    void set_random(int random);
 
   private:
     std::uint32_t uniform_below(std::uint32_t bound);
+    void add_repeat(Batch& out, bool random);
 
     std::vector<int> tokens_;
     SnippetOptions options_;

@@ -6,6 +6,8 @@
 
 #include "learning/layered/growth.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -86,4 +88,27 @@ TEST_CASE("a growth run refuses batches that do not fit its model", "[growth][er
     REQUIRE(
         contains(invalid_argument_message([&] { GrowthRun(vocabulary, vocabulary.encode(kText), options); }),
                  "the batches' context (12) must be the model's (16)"));
+}
+
+TEST_CASE("a warm-up scales the first steps' learning rate up to the full rate", "[growth]") {
+    const Vocabulary vocabulary(kText);
+    GrowthOptions options = small_options();
+    options.warmup = 4;
+    GrowthRun run(vocabulary, vocabulary.encode(kText), options);
+    // Adam's first step moves every parameter with a gradient by the rate times g / (|g| + eps):
+    // by the rate itself, within eps / |g|. Step s of the warm-up runs at (s + 1)/4 of 1e-2.
+    std::vector<float> before = run.parameters();
+    run.step();
+    double largest = 0;
+    for (std::size_t e = 0; e < before.size(); ++e)
+        largest = std::max(largest, std::abs(static_cast<double>(run.parameters()[e] - before[e])));
+    CAPTURE(largest);
+    REQUIRE_THAT(largest, Catch::Matchers::WithinRel(0.25e-2, 1e-3));
+    REQUIRE_THROWS_WITH(GrowthRun(vocabulary, vocabulary.encode(kText),
+                                  [&] {
+                                      GrowthOptions bad = small_options();
+                                      bad.warmup = -1;
+                                      return bad;
+                                  }()),
+                        Catch::Matchers::Contains("warmup must be 0 or more"));
 }

@@ -102,3 +102,32 @@ TEST_CASE("a row points into an earlier copy when its peak follows its own chara
     const std::vector<bool> into = points_into_earlier_copy(peaked({0, 0, 1, 2, 3, 4}), tokens);
     REQUIRE(into == std::vector<bool>{false, false, true, true, false, false});
 }
+
+TEST_CASE("spaced passages start evenly and cycle through their lengths", "[induction]") {
+    std::vector<int> tokens(100);
+    for (int t = 0; t < 100; ++t) tokens[static_cast<std::size_t>(t)] = t;
+    const auto passages = spaced_passages(tokens, 4, 3, 4);
+    REQUIRE(passages.size() == 4);
+    // Lengths 3, 4, 3, 4 at starts (100 − length)·k / 4: 0, 24, 48, 72.
+    REQUIRE(passages[0] == std::vector<int>{0, 1, 2});
+    REQUIRE(passages[1] == std::vector<int>{24, 25, 26, 27});
+    REQUIRE(passages[2] == std::vector<int>{48, 49, 50});
+    REQUIRE(passages[3] == std::vector<int>{72, 73, 74, 75});
+    REQUIRE(contains(invalid_argument_message([&] { spaced_passages(tokens, 4, 5, 4); }), "in order"));
+    REQUIRE(contains(invalid_argument_message([&] { spaced_passages(tokens, 4, 5, 101); }), "fit the text"));
+}
+
+TEST_CASE("natural copying counts the rows whose last-layer peak follows their own character",
+          "[induction]") {
+    const LayeredConfig config = config_with(2);
+    // Tokens 0 1 0 1 2 0 1 2: rows 2, 3, 5, 6, 7 have occurred before. A last layer s back peaks
+    // on i − s, which follows an earlier occurrence when token i − s − 1 is token i:
+    //   s = 1: rows 2 (t0 = 0) and 3 (t1 = 1) of the five;
+    //   s = 2: rows 5 (t2 = 0), 6 (t3 = 1) and 7 (t4 = 2); row 2's peak is key 0, with nothing before.
+    const Batch windows{1, kContext, {0, 1, 0, 1, 2, 0, 1, 2, 0}};
+    const auto [shift, into] = GENERATE(table<int, long>({{1, 2}, {2, 3}}));
+    CAPTURE(shift);
+    const NaturalCopying counted = natural_copying(config, shifted_heads(config, {1, shift}), windows);
+    REQUIRE(counted.rows == 5);
+    REQUIRE(counted.into_copy == into);
+}

@@ -38,16 +38,17 @@ struct LayerNormResult {
     std::vector<Real> y, dx, dgain, dbias;
 };
 
-template <typename Real>
+template <typename Real, bool Fast = false>
 LayerNormResult<Real> run(const std::vector<Real>& x, const std::vector<Real>& gain,
                           const std::vector<Real>& bias, const std::vector<Real>& dy, int rows, int d) {
     LayerNormResult<Real> out{std::vector<Real>(x.size()), std::vector<Real>(x.size(), Real(0)),
                               std::vector<Real>(gain.size(), Real(0)),
                               std::vector<Real>(gain.size(), Real(0))};
     std::vector<double> mean(static_cast<std::size_t>(rows)), rstd(static_cast<std::size_t>(rows));
-    layer_norm_forward(out.y.data(), mean.data(), rstd.data(), x.data(), gain.data(), bias.data(), rows, d);
-    layer_norm_backward(out.dx.data(), out.dgain.data(), out.dbias.data(), dy.data(), x.data(), mean.data(),
-                        rstd.data(), gain.data(), rows, d);
+    layer_norm_forward<Real, Fast>(out.y.data(), mean.data(), rstd.data(), x.data(), gain.data(), bias.data(),
+                                   rows, d);
+    layer_norm_backward<Real, Fast>(out.dx.data(), out.dgain.data(), out.dbias.data(), dy.data(), x.data(),
+                                    mean.data(), rstd.data(), gain.data(), rows, d);
     return out;
 }
 
@@ -132,6 +133,35 @@ TEST_CASE("layer norm's float32 backward matches PyTorch's float32 autograd to 1
     const double torch_dx = relative_difference(field<float>(c, "dx"), field<double>(c, "dx64"));
     CAPTURE(y, dx, dgain, dbias, torch_dx);
     REQUIRE(std::max({y, dx, dgain, dbias}) < 1e-4);
+}
+
+TEST_CASE("layer norm's fast path matches PyTorch's float64 autograd to 1e-4 on rows of the scale it meets",
+          "[layer_norm][torch][fast]") {
+    const std::size_t count = layer_norm_fixture().at("cases").size();
+    const std::size_t n = GENERATE_COPY(range(std::size_t{0}, count));
+    const nlohmann::json& c = layer_norm_fixture().at("cases")[n];
+    const int rows = c.at("rows"), d = c.at("d");
+    const double offset = c.at("offset"), stddev = c.at("stddev");
+    // Float sums lose x − mean to cancellation on rows far from 0 against their spread: the
+    // fast path is for a training run's residual stream, which stays near 0 (the −3000 and
+    // 100 ± 10 cases are the reference's alone).
+    if (std::fabs(offset) > 10 * stddev) return;
+    CAPTURE(n, rows, d, offset, stddev);
+    const auto mine = run<float, true>(field<float>(c, "x"), field<float>(c, "gain"), field<float>(c, "bias"),
+                                       field<float>(c, "dy"), rows, d);
+    const double y = relative_difference(mine.y, field<double>(c, "y64"));
+    const double dx = relative_difference(mine.dx, field<double>(c, "dx64"));
+    const double dgain = relative_difference(mine.dgain, field<double>(c, "dgain64"));
+    const double dbias = relative_difference(mine.dbias, field<double>(c, "dbias64"));
+    // Where float32 itself cannot reach 1e-4 (d = 2, whose dx is nearly all cancellation), the
+    // bound is twice what PyTorch's own float32 autograd is off by.
+    const double torch =
+        std::max({relative_difference(field<float>(c, "y"), field<double>(c, "y64")),
+                  relative_difference(field<float>(c, "dx"), field<double>(c, "dx64")),
+                  relative_difference(field<float>(c, "dgain"), field<double>(c, "dgain64")),
+                  relative_difference(field<float>(c, "dbias"), field<double>(c, "dbias64"))});
+    CAPTURE(y, dx, dgain, dbias, torch);
+    REQUIRE(std::max({y, dx, dgain, dbias}) < std::max(1e-4, 2 * torch));
 }
 
 TEST_CASE("layer norm's backward matches finite differences in float64 to 1e-8", "[layer_norm][finite]") {

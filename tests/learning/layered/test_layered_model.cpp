@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 using namespace attention;
+using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using test_support::contains;
 using test_support::invalid_argument_message;
@@ -148,6 +150,67 @@ TEST_CASE("three Adam steps on the flat buffers land where torch.optim.Adam does
         worst_difference(config, parameters, flat_of(config, adam.at("parameters")));
     CAPTURE(n, difference, name);
     REQUIRE(difference < 1e-4);
+}
+
+TEST_CASE("the fast path's loss and gradients agree with the reference within atol + rtol·|reference|",
+          "[layered][fast]") {
+    // The seven fixture configurations, then the recipe's size (d = 32, T = 96, batch 16) at its
+    // initial parameters and after 150 reference steps, when attention is peaked.
+    struct Case {
+        LayeredConfig config;
+        std::vector<float> parameters;
+        Batch batch;
+    };
+    std::vector<Case> cases;
+    for (const nlohmann::json& c : layered_fixture().at("cases"))
+        cases.push_back({config_of(c), flat_of(config_of(c), c.at("initial")), batch_of(c, 0)});
+    const LayeredConfig recipe{65, 96, 32, 2, true, Scale::inverse_sqrt_d()};
+    std::mt19937 engine(5);
+    Batch batch{16, 96, std::vector<int>(16 * 97)};
+    for (int& token : batch.tokens) token = static_cast<int>(engine() % 65);
+    std::vector<float> trained = layered_initial_parameters(recipe, 1), gradients;
+    cases.push_back({recipe, trained, batch});
+    Optimizer optimizer(OptimizerSettings{});
+    for (int step = 0; step < 150; ++step) {
+        LayeredActivations activations;
+        layered_forward(recipe, trained, batch, activations);
+        layered_backward(recipe, trained, batch, activations, gradients);
+        layered_optimizer_step(optimizer, trained, gradients);
+    }
+    cases.push_back({recipe, trained, batch});
+    // atol: 1e-5 of each tensor's largest reference entry; rtol 1e-3.
+    double largest_loss = 0, largest_scaled = 0;
+    for (std::size_t n = 0; n < cases.size(); ++n) {
+        const Case& c = cases[n];
+        LayeredActivations reference_acts, fast_acts;
+        std::vector<float> reference, fast;
+        const double loss = layered_forward(c.config, c.parameters, c.batch, reference_acts);
+        const double fast_loss =
+            layered_forward(c.config, c.parameters, c.batch, fast_acts, LayeredPath::fast);
+        layered_backward(c.config, c.parameters, c.batch, reference_acts, reference);
+        layered_backward(c.config, c.parameters, c.batch, fast_acts, fast, LayeredPath::fast);
+        CAPTURE(n, loss, fast_loss);
+        REQUIRE_THAT(fast_loss, WithinAbs(loss, 1e-6 + 1e-5 * std::fabs(loss)));
+        largest_loss = std::max(largest_loss, std::fabs(fast_loss - loss));
+        for (const TensorSlot& slot : parameter_layout(c.config).tensors) {
+            const auto begin = reference.begin() + static_cast<std::ptrdiff_t>(slot.offset);
+            const auto end = begin + slot.rows * slot.cols;
+            const double scale = std::fabs(
+                *std::max_element(begin, end, [](float a, float b) { return std::fabs(a) < std::fabs(b); }));
+            for (std::size_t e = slot.offset;
+                 e < slot.offset + static_cast<std::size_t>(slot.rows * slot.cols); ++e) {
+                const double difference = std::fabs(static_cast<double>(fast[e]) - reference[e]);
+                largest_scaled = std::max(largest_scaled, difference / std::max(scale, 1e-30));
+                if (difference > 1e-5 * scale + 1e-3 * std::fabs(reference[e])) {
+                    CAPTURE(slot.name, e, reference[e], fast[e], scale);
+                    FAIL("the fast path's gradient is outside atol + rtol·|reference|");
+                }
+            }
+        }
+    }
+    WARN("fast path against the reference over "
+         << cases.size() << " cases: max |loss difference| = " << largest_loss
+         << ", max |gradient difference| / tensor's largest = " << largest_scaled);
 }
 
 TEST_CASE("the layered model refuses input outside its config with a message", "[layered][errors]") {

@@ -34,6 +34,15 @@ int leading_run(const std::vector<int>& w) {
     return length;
 }
 
+// The shortest period of a window's tokens, at most its length.
+std::size_t period(const std::vector<int>& w) {
+    std::size_t length = 1;
+    while (length < w.size() &&
+           !std::equal(w.begin() + static_cast<std::ptrdiff_t>(length), w.end(), w.begin()))
+        ++length;
+    return length;
+}
+
 }  // namespace
 
 TEST_CASE("the first windows are slices of the text and the rest a snippet repeated", "[snippets]") {
@@ -58,6 +67,31 @@ TEST_CASE("the first windows are slices of the text and the rest a snippet repea
             for (std::size_t t = 0; t < w.size(); ++t) REQUIRE(w[t] == w[t % static_cast<std::size_t>(run)]);
         }
     }
+}
+
+TEST_CASE("the last repeated windows tile a random string of tokens below the vocabulary", "[snippets]") {
+    // Text tokens are positions from 1,000 up, so a window of tokens below 10 cannot come from it.
+    std::vector<int> text = positions(1500);
+    text.erase(text.begin(), text.begin() + 1000);
+    const SnippetOptions options{8, 40, 4, 5, 12, 2, 10};
+    SnippetSampler sampler(text, options, 11);
+    std::vector<int> counts(10, 0);
+    for (int draw = 0; draw < 40; ++draw) {
+        const Batch batch = sampler.next();
+        for (int b = 0; b < 8; ++b) {
+            const std::vector<int> w = window(batch, b);
+            CAPTURE(draw, b);
+            REQUIRE((*std::min_element(w.begin(), w.end()) >= 1000) == (b < 6));
+            if (b < 6) continue;
+            REQUIRE(*std::max_element(w.begin(), w.end()) < 10);
+            REQUIRE(period(w) <= 12);
+            for (std::size_t t = 0; t < period(w); ++t) ++counts[static_cast<std::size_t>(w[t])];
+        }
+    }
+    // About 80 strings of 5–12 tokens: 680 draws over 10 tokens, each near 68; 30 is over four
+    // standard deviations below.
+    CAPTURE(counts);
+    REQUIRE(*std::min_element(counts.begin(), counts.end()) > 30);
 }
 
 TEST_CASE("snippet lengths cover their whole range", "[snippets]") {
@@ -109,5 +143,13 @@ TEST_CASE("the snippet sampler refuses options it cannot meet with a message", "
                          SnippetSampler(positions(10), SnippetOptions{4, 16, 2, 4, 8}, 0);
                      }),
                      "the text has 10 characters"));
+    REQUIRE(contains(invalid_argument_message([] {
+                         SnippetSampler(positions(100), SnippetOptions{4, 16, 2, 4, 8, 3, 10}, 0);
+                     }),
+                     "random = 3 is outside 0…2"));
+    REQUIRE(contains(invalid_argument_message([] {
+                         SnippetSampler(positions(100), SnippetOptions{4, 16, 2, 4, 8, 1, 1}, 0);
+                     }),
+                     "a vocabulary of at least 2 tokens, not 1"));
     REQUIRE(contains(invalid_argument_message([] { random_passages(10, 3, 5, 4, 0); }), "in order"));
 }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { growthModel } from '../../src/figures/copying/model.js';
+import { aboutDuration, growthModel } from '../../src/figures/copying/model.js';
 import { copyingNoteText, guessLine } from '../../src/lib/copying-note.js';
 import { COPYING_HEAD, copyingLayer } from '../../src/trained/copying-head.js';
 import {
@@ -31,12 +31,35 @@ test('the growth chart draws the recorded loss and layer 2 score, and marks the 
   assert.equal(model.formedAt, first);
   assert.equal(model.formedLabel, `head forms: step ${first}`);
   assert.match(model.ariaLabel, new RegExp(`at step ${first}\\.`));
-  const seconds = Math.round((saved.training.msPerStep * saved.training.steps) / 1000);
+  // the step where snippets of Shakespeare joined the random strings, marked and said
+  assert.equal(model.mixAt, saved.training.laterStep);
+  assert.match(model.ariaLabel, new RegExp(`steps down at ${saved.training.laterStep}\\b`));
+  const oneMix = growthModel({ ...COPYING_HEAD, training: { ...saved.training, laterStep: -1 } });
+  assert.equal(oneMix.mixAt, null);
+  assert.doesNotMatch(oneMix.ariaLabel, /steps down/);
+  const { repeatedWindows, laterRandomWindows } = saved.training;
+  assert.ok(
+    model.timing.includes(
+      `${repeatedWindows - laterRandomWindows} of every ${repeatedWindows} repeated`,
+    ),
+    model.timing,
+  );
+  assert.doesNotMatch(oneMix.timing, /repeated strings are Shakespeare/);
+  const seconds = (saved.training.msPerStep * saved.training.steps) / 1000;
   assert.match(model.timing, /^Recorded from the native run \(npm run grow\)/);
-  assert.ok(model.timing.includes(`about ${seconds} s`), model.timing);
-  // 56 s natively, twice that in a browser: about 2 minutes
-  assert.ok(model.timing.includes(`about ${Math.round((2 * seconds) / 60)} minutes`), model.timing);
+  assert.ok(model.timing.includes(`took ${aboutDuration(seconds)} of one core.`), model.timing);
+  // A browser's time is only ever said where it was measured: nothing estimated here.
+  assert.doesNotMatch(model.timing, /browser/);
+  assert.doesNotMatch(model.timing, /about 0 /);
   assert.equal(model.table.length, step.length);
+});
+
+test('a duration reads in seconds up to a minute and a half, then in minutes', () => {
+  assert.equal(aboutDuration(14.4), 'about 14 s');
+  assert.equal(aboutDuration(89.4), 'about 89 s');
+  assert.equal(aboutDuration(90), 'about 2 minutes');
+  assert.equal(aboutDuration(112), 'about 2 minutes');
+  assert.equal(aboutDuration(200), 'about 3 minutes');
 });
 
 test('the live note quotes the counts it is given, within the note budget', () => {

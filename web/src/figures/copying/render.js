@@ -1,6 +1,7 @@
 // Draws section 9: the live reading of the reader's text (a letter map), and the growth model: a
-// Chart.js line chart (loss on the left axis, layer 2's induction score on the right), a dashed
-// line where the head forms with its label, and the numbers table.
+// Chart.js line chart (loss on the left axis, layer 2's induction score on the right), dashed
+// lines where the head forms and where the recipe's mix changed, with their labels, and the
+// numbers table.
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
 import { axisTick } from '../../lib/format.js';
 import { drawLetterMap } from '../../lib/letter-map.js';
@@ -8,25 +9,37 @@ import { cssColor } from '../../theme.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
-// The vertical mark at the step the head forms, labelled at the top of the plot.
+// One dashed vertical mark at step, its label in text row `row` from the top of the plot, on the
+// side `side` ('left' or 'right') of the line if it has room there, else on the other.
+function drawMark(chart, step, label, row, side) {
+  const { ctx, chartArea: area, scales } = chart;
+  const x = scales.x.getPixelForValue(step);
+  ctx.save();
+  ctx.strokeStyle = cssColor('--text');
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(x, area.top);
+  ctx.lineTo(x, area.bottom);
+  ctx.stroke();
+  ctx.fillStyle = cssColor('--text');
+  ctx.font = '12px system-ui, sans-serif';
+  const width = ctx.measureText(label).width;
+  const leftFits = x - 6 - width >= area.left;
+  const rightFits = x + 6 + width <= area.right;
+  const onLeft = side === 'left' ? leftFits || !rightFits : !rightFits && leftFits;
+  ctx.textAlign = onLeft ? 'right' : 'left';
+  ctx.fillText(label, x + (onLeft ? -6 : 6), area.top + 12 + 14 * row);
+  ctx.restore();
+}
+
+// The marks: where the head forms (its label after the line) and, where the recipe changed its
+// mix, that step (its label before the line, a row lower).
 function formsPlugin(model) {
   return {
     id: 'copyingForms',
     afterDatasetsDraw(chart) {
-      const { ctx, chartArea: area, scales } = chart;
-      const x = scales.x.getPixelForValue(model.formedAt);
-      ctx.save();
-      ctx.strokeStyle = cssColor('--text');
-      ctx.setLineDash([4, 4]);
-      ctx.beginPath();
-      ctx.moveTo(x, area.top);
-      ctx.lineTo(x, area.bottom);
-      ctx.stroke();
-      ctx.fillStyle = cssColor('--text');
-      ctx.font = '12px system-ui, sans-serif';
-      ctx.textAlign = x > (area.left + area.right) / 2 ? 'right' : 'left';
-      ctx.fillText(model.formedLabel, x + (ctx.textAlign === 'left' ? 6 : -6), area.top + 12);
-      ctx.restore();
+      drawMark(chart, model.formedAt, model.formedLabel, 0, 'right');
+      if (model.mixAt !== null) drawMark(chart, model.mixAt, model.mixLabel, 1, 'left');
     },
   };
 }

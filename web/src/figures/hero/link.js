@@ -6,7 +6,7 @@ import { checkText, unusedValue } from '../../state.js';
 
 // A phrase said twice and cut short: the copying head's second copy looks back at the first,
 // and the model's first guess finishes the phrase.
-export const DEFAULT_WORDS = 'Hello there, my friend. Hello there, my fr';
+export const DEFAULT_WORDS = 'I like cold milk and jam. I like cold milk and j';
 export const HEADS = Object.freeze(['copying', 'tutorial']);
 export const HERO_DEFAULTS = Object.freeze({ words: DEFAULT_WORDS, head: 'copying' });
 
