@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layout and lint checks `npm test` runs first: Biome for JavaScript, CSS and JSON,
 # clang-format for C++, no function over 80 lines (scripts/function-length.mjs: web/src, cpp,
-# fuzz), no figure importing another (scripts/figure-imports.mjs), tests mirroring sources
+# fuzz), the folders of cpp/ and web/src/ importing only downward and no figure another
+# (scripts/layers.mjs), tests mirroring sources
 # with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links, cited doc
 # headings and paths named in comments and docs that exist, with no issue numbers
 # (scripts/check-docs.mjs). Fails on any finding.
@@ -23,7 +24,7 @@ else
   # Every structure check runs, so one report lists every finding.
   status=0
   node scripts/function-length.mjs web/src cpp fuzz || status=1
-  node scripts/figure-imports.mjs || status=1
+  node scripts/layers.mjs || status=1
   node scripts/check-tree.mjs || status=1
   node scripts/check-docs.mjs || status=1
   if [ "$status" != 0 ]; then exit 1; fi

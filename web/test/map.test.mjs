@@ -49,18 +49,6 @@ async function runExperiment(page, title) {
   );
 }
 
-// The share of an element's height inside the viewport, and where it is.
-function shareInView(page, selector) {
-  return page.$eval(selector, (element) => {
-    const box = element.getBoundingClientRect();
-    const seen = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0));
-    return {
-      share: box.height > 0 ? seen / box.height : 0,
-      at: `${Math.round(box.top)}..${Math.round(box.bottom)} of ${innerHeight}`,
-    };
-  });
-}
-
 const colourTop = (page) => page.getAttribute('#map .map-canvas', 'data-colour-top');
 
 describe('colours mean one thing', () => {
