@@ -3,6 +3,7 @@
 // A click sets those fields and brings the map into view. If the reader had changed the map
 // from the tutorial's figure, the button says their settings were replaced and offers them
 // back, so nothing of theirs is lost without a word.
+import { keepInView } from './lib/keep-in-view.js';
 import { DEFAULT_STATE, sameState, serializeHash } from './state.js';
 
 // What the button says after a click, and what a second click does. Pure, for the tests:
@@ -12,11 +13,14 @@ export function afterShowing(before) {
   return { text: 'Shown. Back to your settings', restore: serializeHash(before) };
 }
 
+// The map's picture, followed while the page settles: on a phone, section 3's table above it
+// changes size after the click, and a scroll aimed once ended with the map above the screen.
+let stopFollowing = () => {};
 function bringIntoView(figure) {
-  const box = figure.getBoundingClientRect();
-  const half = box.height / 2;
-  if (box.top > -half && box.bottom < window.innerHeight + half) return;
-  figure.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  stopFollowing();
+  stopFollowing = keepInView(figure.querySelector('.map-canvas-wrap') ?? figure, {
+    block: 'nearest',
+  });
 }
 
 function wire(button, { dispatch, getSnapshot, figure }) {
