@@ -696,7 +696,9 @@ void print_guesses(const LayeredConfig& config, const std::vector<float>& parame
         std::printf("  after \"%s\": ", phrase.substr(0, static_cast<std::size_t>(i - P + 1)).c_str());
         for (const NextGuess& guess : likeliest(acts.probabilities.row(i), vocabulary, 3))
             std::printf("'%s' %.2f  ", guess.character.c_str(), guess.probability);
-        std::printf("(next: '%s')\n", vocabulary.characters()[static_cast<std::size_t>(ids[i + 1])].c_str());
+        std::printf(
+            "(next: '%s')\n",
+            vocabulary.characters()[static_cast<std::size_t>(ids[static_cast<std::size_t>(i + 1)])].c_str());
     }
 }
 

@@ -19,7 +19,7 @@ const READING_MARKUP = `
     <label><input type="radio" name="copying-layer" value="1"> layer 1, which looks one back</label>
     <label><input type="radio" name="copying-layer" value="2"> layer 2, which copies</label>
   </fieldset>
-  <div class="copying-reading__scroller"><canvas role="img"></canvas></div>
+  <div class="copying-reading__scroller"><canvas role="img" tabindex="0"></canvas></div>
   <p class="copying-reading__note" data-note="copying" aria-live="polite"></p>
   <p class="copying-reading__guesses"></p>`;
 
