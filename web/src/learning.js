@@ -11,9 +11,6 @@ import { loadLearningCore } from './learning-core.js';
 import { loadScript } from './lib/load-script.js';
 
 const FILE = 'learning.js';
-// Several learning workers start at once, each compiling the learning module: on a loaded
-// 2-core machine WebKit took over 5 s (the page's own worker's limit) for one of four.
-const LEARNING_START_TIMEOUT_MS = 20000;
 const WHAT = 'the training code and text';
 
 // The state of several compute clients as one: starting while any starts, in workers once all
@@ -51,7 +48,6 @@ export function createLearning({
         core = started;
         clients = Array.from({ length: workers }, () =>
           createCompute({
-            startTimeoutMs: LEARNING_START_TIMEOUT_MS,
             ...options,
             core,
             startWorker: () =>
