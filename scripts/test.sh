@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test suite, stage by stage: the lint; the native Catch2 tests (CTest); the same suite
 # under ASan + UBSan; a 20 s fuzz run of the core; the wasm module in Node and the built page in
-# Chromium (the page, hostile input, accessibility), with the page's essential checks in
-# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some);
+# Chromium (the page, hostile input, accessibility, a slow phone: slow-device.test.mjs), with
+# the page's essential checks in Chromium, Firefox ESR and WebKitGTK (engines.test.mjs;
+# ENGINES=firefox,webkit picks some);
 # the unit tests; the reading budget.
 #
 # Nothing can hang: every stage runs under a time limit, and inside it every native CTest test
