@@ -27,6 +27,7 @@ import { setupShowMe } from './show-me.js';
 import { setupTheme } from './theme.js';
 import { addEmbedActions } from './embed/actions.js';
 import { setupPrint } from './print.js';
+import { registerOffline } from './offline/register.js';
 import * as hero from './figures/hero/index.js';
 import * as nameTags from './figures/name-tags/index.js';
 import * as fourLines from './figures/four-lines/index.js';
@@ -288,6 +289,8 @@ async function start() {
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
   await mountAll(core, store, figures, { compute, learning, pictures, links, onMapShown });
+  // Once every figure has started: caching the files for offline use is not the first screen's.
+  registerOffline(window).then((offline) => declare({ offline }));
 }
 
 // Errors that escape a handler still get a visible, human message instead of a silent console.
