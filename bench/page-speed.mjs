@@ -3,9 +3,11 @@
 // and 512 (d = 64), from the input event to the end of drawing; the longest main-thread task
 // (PerformanceObserver 'longtask', one helper: longestTaskDuring) while a 1,000-character text
 // is pasted at d = 512, while 1,000 characters are typed there, while the √d chart's averaged
-// study runs, while section 6 trains with its default settings and during a burst of 100 link
-// changes; section 6's default training from the click to "Finished"; and the gzipped size of
-// what the page fetches before the reader scrolls, and of what each file fetched later adds.
+// study runs, while section 6 trains with its default settings, during a burst of 100 link
+// changes and during the soak's 2,000 random changes to the map's controls; section 6's default
+// training from the click to "Finished"; the first map and section 6's run again with the CPU
+// slowed 6× (DevTools, as web/test/slow-device.test.mjs); and the gzipped size of what the page
+// fetches before the reader scrolls, and of what each file fetched later adds.
 // Run alone (`node bench/page-speed.mjs [--runs N] [--only training | firstMapMs,firstLoad | …]`) after `npm run build`, or as part of
 // bench/run.mjs, which runs it once per run and holds the medians to the targets.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { serve } from '../scripts/serve.mjs';
+import { applyInPage, generator, randomChange } from '../web/test/random-changes.mjs';
+import { throttleCpu } from '../web/test/throttle.mjs';
 import { median, missingReason, perRun, targetLine, unit } from './targets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,10 +45,11 @@ export function pageBytes() {
 // the first map): what follows measures the page as a reader uses it, not its start. The
 // figures of sections 5 to 9 start as a reader scrolls to them; a row that needs one scrolls
 // there and waits for it (sectionReady). `beforeLoad(page)` runs before the
-// navigation (to watch its requests).
-export async function openPage(browser, url, { beforeLoad } = {}) {
+// navigation (to watch its requests); `rate` slows the page's CPU that many times.
+export async function openPage(browser, url, { beforeLoad, rate = 1 } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => console.error(`page: ${error.message}`));
+  if (rate > 1) await throttleCpu(page, rate);
   await page.addInitScript(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
@@ -54,10 +59,16 @@ export async function openPage(browser, url, { beforeLoad } = {}) {
   });
   await beforeLoad?.(page);
   await page.goto(url);
-  await page.waitForSelector('#map-table table');
-  await page.waitForFunction(() => document.documentElement.dataset.compute !== 'starting');
+  await page.waitForSelector('#map-table table', { timeout: 60_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.compute !== 'starting', null, {
+    timeout: 60_000,
+  });
   return page;
 }
+
+// The CPU slowed this many times for the slow-device rows: a phone or school laptop 4-6×
+// slower than this machine. DevTools slows the page's main thread, not its workers.
+export const SLOW_RATE = 6;
 
 // Scrolls to a later section and waits until its figure has started (its code loads as the
 // section nears: web/src/main.js).
@@ -82,29 +93,98 @@ async function nearbyFiguresStarted(page) {
   await new Promise((done) => setTimeout(done, 500)); // their first drawing
 }
 
+// The page's main thread's tasks in a Chromium trace, { start, wallMs, cpuMs } each, `start` in
+// the page's clock (the trace's mark CLOCK_MARK, made by the page, ties the two clocks): a
+// task's CPU time (the trace's thread time) is what the page itself spent; the rest of its wall
+// time, which a 'longtask' entry reports, the thread waited for a core (other processes, or the
+// page's own workers on a machine with fewer cores than busy threads). The page's main thread
+// is the one that made the mark.
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'blink.user_timing'];
+const CLOCK_MARK = 'bench-clock';
+const TOP_TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
+function mainThreadTasks(trace, markAtMs) {
+  const events = JSON.parse(trace.toString()).traceEvents;
+  const mark = events.find((e) => e.name === CLOCK_MARK);
+  if (!mark || markAtMs === null) return [];
+  const offsetMs = mark.ts / 1000 - markAtMs;
+  const tasks = [];
+  let end = -Infinity; // the end of the last outer task: nested ones are left out
+  const main = events
+    .filter(
+      (e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X' && TOP_TASKS.has(e.name),
+    )
+    .sort((a, b) => a.ts - b.ts);
+  for (const e of main) {
+    if (e.ts < end) continue;
+    end = e.ts + e.dur;
+    tasks.push({
+      start: e.ts / 1000 - offsetMs,
+      wallMs: e.dur / 1000,
+      cpuMs: (e.tdur ?? 0) / 1000,
+    });
+  }
+  return tasks;
+}
+
+// The most CPU time any of these long tasks took (null when there were none, or untraced).
+function mostCpu(tasks, cpuOf) {
+  const times = tasks.map(cpuOf).filter((ms) => ms !== null);
+  return times.length ? Math.max(...times) : null;
+}
+
 // The longest main-thread task while `action` runs (0 when none passed 50 ms, the shortest a
-// 'longtask' entry can be), what `action` returned, and the long tasks themselves ({ start,
-// duration } in the page's clock) for a caller that must leave one out.
+// 'longtask' entry can be), what `action` returned, the long tasks themselves ({ start,
+// duration } in the page's clock) for a caller that must leave one out, cpuOf(task): the main
+// thread's CPU time within that long task (null when the trace did not cover it), and cpuMs:
+// the most any long task took. A long task's wall time beyond its CPU time is time the thread
+// waited for a core.
 export async function longestTaskDuring(page, action) {
   await page.evaluate(() => {
     window.__longTasks = [];
   });
-  const value = await action();
-  const tasks = await page.evaluate(() => window.__longTasks);
-  return { longestMs: Math.max(0, ...tasks.map((t) => t.duration)), value, tasks };
+  const browser = page.context().browser();
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  let value;
+  let traced = [];
+  let markAtMs = null;
+  try {
+    markAtMs = await page.evaluate((name) => performance.mark(name).startTime, CLOCK_MARK);
+    value = await action();
+  } finally {
+    traced = mainThreadTasks(await browser.stopTracing(), markAtMs);
+  }
+  // An entry arrives after its task: those of tasks before the action are left out.
+  const tasks = (await page.evaluate(() => window.__longTasks)).filter((t) => t.start >= markAtMs);
+  const cpuOf = (task) => {
+    const within = traced.filter(
+      (t) => t.start < task.start + task.duration + 1 && t.start + t.wallMs > task.start - 1,
+    );
+    return within.length ? within.reduce((sum, t) => sum + t.cpuMs, 0) : null;
+  };
+  return {
+    longestMs: Math.max(0, ...tasks.map((t) => t.duration)),
+    cpuMs: mostCpu(tasks, cpuOf),
+    value,
+    tasks,
+    cpuOf,
+  };
 }
 
 // ---- the first map, the redraw ----
 
 // From navigation to the first screen's map drawn (the mark 'hero-drawn'), the one a reader
-// sees first, and to section 4's ('map-drawn'), mounted in the task after it.
-async function firstMapMs(browser, url) {
+// sees first, and to section 4's ('map-drawn'), mounted in the task after it; the median of
+// `loads` fresh loads, with the CPU slowed `rate` times.
+async function firstMapMs(browser, url, { rate = 1, loads = 5 } = {}) {
   const times = { firstScreen: [], section4: [] };
   const at = (mark) => performance.getEntriesByName(mark)[0]?.startTime;
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < loads; run++) {
     const page = await browser.newPage();
+    if (rate > 1) await throttleCpu(page, rate);
     await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('map-drawn').length > 0);
+    await page.waitForFunction(() => performance.getEntriesByName('map-drawn').length > 0, null, {
+      timeout: 60_000,
+    });
     times.firstScreen.push(await page.evaluate(at, 'hero-drawn'));
     times.section4.push(await page.evaluate(at, 'map-drawn'));
     await page.close();
@@ -157,7 +237,7 @@ function mapShows(page, tokens) {
   return page.waitForFunction(
     (prefix) => document.querySelector('[data-role="summary"]').textContent.startsWith(prefix),
     `${tokens} tokens, d = 512`,
-    { timeout: 60_000 },
+    { timeout: 60_000, polling: 100 },
   );
 }
 
@@ -168,12 +248,12 @@ async function typingLongestTaskMs(browser, url) {
   await page.fill('#map-text', '');
   await page.focus('#map-text');
   await nearbyFiguresStarted(page);
-  const { longestMs } = await longestTaskDuring(page, async () => {
+  const { longestMs, cpuMs } = await longestTaskDuring(page, async () => {
     await page.keyboard.type(TEXT_1000, { delay: 20 });
     await mapShows(page, 1000);
   });
   await page.close();
-  return longestMs;
+  return { longestMs, cpuMs };
 }
 
 // The map's text at d = 512 replaced by a 1,000-character text in one input event, as a paste
@@ -183,12 +263,12 @@ async function pasteLongestTaskMs(browser, url) {
   await page.focus('#map-text');
   await page.keyboard.press('Control+A');
   await nearbyFiguresStarted(page);
-  const { longestMs } = await longestTaskDuring(page, async () => {
+  const { longestMs, cpuMs } = await longestTaskDuring(page, async () => {
     await page.keyboard.insertText(TEXT_1000);
     await mapShows(page, 1000);
   });
   await page.close();
-  return longestMs;
+  return { longestMs, cpuMs };
 }
 
 // location.hash set 100 times within one task, each a link to a different text at d = 512
@@ -205,7 +285,11 @@ const BURST = (text) => {
 
 async function linkBurst(browser, url) {
   const page = await openPage(browser, `${url}#d=512`);
-  const { value: burst, tasks } = await longestTaskDuring(page, async () => {
+  const {
+    value: burst,
+    tasks,
+    cpuOf,
+  } = await longestTaskDuring(page, async () => {
     const times = await page.evaluate(BURST, TEXT_1000);
     await mapShows(page, 500);
     return times;
@@ -213,9 +297,10 @@ async function linkBurst(browser, url) {
   await page.goto(new URL('favicon.svg', url).href);
   const empty = await page.evaluate(BURST, TEXT_1000);
   await page.close();
-  const answer = tasks.filter((t) => t.start >= burst.ended).map((t) => t.duration);
+  const answer = tasks.filter((t) => t.start >= burst.ended);
   return {
-    longestMs: Math.max(0, ...answer),
+    longestMs: Math.max(0, ...answer.map((t) => t.duration)),
+    cpuMs: mostCpu(answer, cpuOf),
     burstMs: burst.ended - burst.began,
     emptyBurstMs: empty.ended - empty.began,
   };
@@ -229,17 +314,19 @@ const STUDY_DONE = /32 draws, T = 64, mask off, seed \d+: computed by the C\+\+ 
 async function studyRun(browser, url) {
   const page = await openPage(browser, url);
   await sectionReady(page, 'scale');
-  const { longestMs, value } = await longestTaskDuring(page, async () => {
-    await page.getByText('Averaged', { exact: true }).click();
+  const { longestMs, cpuMs, value } = await longestTaskDuring(page, async () => {
+    // A CSS selector, not the text engine, and polled every 100 ms rather than every frame:
+    // what the harness runs in the page counts in its longest task too.
+    await page.click('#scale input[value="averaged"] + label');
     await page.waitForFunction(
       (source) => new RegExp(source).test(document.querySelector('#scale').textContent),
       STUDY_DONE.source,
-      { timeout: 60_000 },
+      { timeout: 60_000, polling: 100 },
     );
     return Number(STUDY_DONE.exec(await page.textContent('#scale'))[1]);
   });
   await page.close();
-  return { ms: value, longestMs };
+  return { ms: value, longestMs, cpuMs };
 }
 
 // ---- section 6: the default training run ----
@@ -255,9 +342,9 @@ const FINISHED = /^Finished/; // the play button's label once the four runs are 
 
 // Clicks "Train the four models" with the default settings once the page computes in its worker,
 // records in the page's clock every change of the findings, the status line and the button until
-// the button says "Finished", and the longest main-thread task meanwhile.
-async function trainingRun(browser, url) {
-  const page = await openPage(browser, url);
+// the button says "Finished", and the longest main-thread task meanwhile; `rate` slows the CPU.
+async function trainingRun(browser, url, { rate = 1 } = {}) {
+  const page = await openPage(browser, url, { rate });
   try {
     const mode = await page.evaluate(() => document.documentElement.dataset.compute);
     await sectionReady(page, 'training');
@@ -286,7 +373,7 @@ async function trainingRun(browser, url) {
         { capture: true },
       );
     });
-    const { longestMs, value } = await longestTaskDuring(page, async () => {
+    const { longestMs, cpuMs, value } = await longestTaskDuring(page, async () => {
       await page.click('#training .training__buttons button');
       await page.waitForFunction(
         (source) =>
@@ -303,12 +390,15 @@ async function trainingRun(browser, url) {
     });
     const events = value.timeline.map((e) => ({ ...e, seconds: (e.t - value.clicked) / 1000 }));
     const finished = events.find((e) => FINISHED.test(e.button));
+    const learning = await page.evaluate(() => document.documentElement.dataset.learningCompute);
     const compared = events.find((e) => COMPARED.test(e.findings));
     const difference = events.find((e) => DIFFERENCE.test(e.findings));
     return {
       mode,
+      learning,
       cores: await page.evaluate(() => navigator.hardwareConcurrency),
       longestMs,
+      cpuMs,
       finishedSeconds: finished?.seconds,
       comparedSeconds: compared?.seconds,
       differenceSeconds: difference?.seconds,
@@ -317,6 +407,48 @@ async function trainingRun(browser, url) {
   } finally {
     await page.close();
   }
+}
+
+// ---- the soak's 2,000 random changes ----
+
+// The soak's changes (web/test/soak.test.mjs, the same seed), at full speed: a batch of one to
+// eight in one task, then a frame, a short pause or nothing, as the soak applies them, without
+// its checks; until the last map is drawn and the page is idle. Returns the longest task and
+// how many passed 50 ms.
+const SOAK_CHANGES = 2000;
+async function soakRun(browser, url) {
+  const page = await openPage(browser, url);
+  const { longestMs, cpuMs, tasks } = await longestTaskDuring(page, async () => {
+    const random = generator(2026);
+    for (let done = 0; done < SOAK_CHANGES; ) {
+      const batch = Array.from({ length: 1 + Math.floor(random() * 8) }, () =>
+        randomChange(random),
+      );
+      await page.evaluate(applyInPage, batch);
+      done += batch.length;
+      const pause = random();
+      if (pause < 0.3) await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+      else if (pause < 0.4) await page.waitForTimeout(Math.floor(random() * 40));
+    }
+    await page.waitForFunction(
+      () => document.querySelector('[data-role="computing"]').hidden,
+      null,
+      { timeout: 60_000, polling: 100 },
+    );
+    await page.waitForTimeout(1000);
+  });
+  await page.close();
+  return { longestMs, cpuMs, over50: tasks.length };
+}
+
+// ---- a slow device ----
+
+// The first map and section 6's default run with the CPU slowed SLOW_RATE times.
+async function slowRows(browser, url) {
+  return {
+    firstMapMs: await firstMapMs(browser, url, { rate: SLOW_RATE, loads: 3 }),
+    training: await trainingRun(browser, url, { rate: SLOW_RATE }),
+  };
 }
 
 // ---- what loads before the reader scrolls ----
@@ -370,6 +502,8 @@ const ROWS = [
   ['study', 'averaged study', studyRun],
   ['training', 'section 6', trainingRun],
   ['links', 'link burst', linkBurst],
+  ['soak', '2,000 random changes', soakRun],
+  ['slow', `CPU ${SLOW_RATE}× slower`, slowRows],
   ['firstLoad', 'first load', firstLoadFiles],
 ];
 
@@ -438,17 +572,19 @@ function pageMeasures(bytes) {
       },
     },
     ...[
-      ['pasting a 1,000-character text at d = 512', (r) => r.pasteMs, (v) => v],
-      ['typing 1,000 characters at d = 512', (r) => r.typingMs, (v) => v],
-      ['the averaged study', (r) => r.study, (v) => v?.longestMs],
-      ["section 6's default training run", (r) => r.training, (v) => v?.longestMs],
-      ["the page's answer to a burst of 100 link changes", (r) => r.links, (v) => v?.longestMs],
-    ].map(([during, pick, read]) => ({
+      ['pasting a 1,000-character text at d = 512', (r) => r.pasteMs],
+      ['typing 1,000 characters at d = 512', (r) => r.typingMs],
+      ['the averaged study', (r) => r.study],
+      ["section 6's default training run", (r) => r.training],
+      ["the page's answer to a burst of 100 link changes", (r) => r.links],
+      ["the soak's 2,000 random changes to the map's controls", (r) => r.soak],
+    ].map(([during, pick]) => ({
       what: `longest main-thread task, ${during}`,
       wanted: 50,
       show: unit('ms'),
       pick,
-      value: (r) => read(pick(r)),
+      value: (r) => pick(r)?.longestMs,
+      beside: (runs) => cpuBeside(perRun(runs, (r) => pick(r)?.cpuMs)),
     })),
     {
       what: 'first load (fetched before the reader scrolls), gzipped',
@@ -477,15 +613,23 @@ function pageMeasures(bytes) {
   ];
 }
 
+// The most main-thread CPU time a long task took (the trace's), beside their longest wall time.
+function cpuBeside(values) {
+  if (values.length === 0) return undefined;
+  const list = values.length > 1 ? ` (runs: ${values.map((v) => v.toFixed(0)).join(', ')})` : '';
+  return `the most CPU time of a long task ${median(values).toFixed(0)} ms${list}`;
+}
+
 export function pageTargets({ runs }, files) {
   const bytes = new Map(files.map((f) => [f.file, f]));
-  return pageMeasures(bytes).map(({ what, wanted, show, pick, value, missing }) => ({
+  return pageMeasures(bytes).map(({ what, wanted, show, pick, value, missing, beside }) => ({
     what,
     wanted,
     atMost: true,
     show,
     values: perRun(runs, (r) => (number(value(r)) ? value(r) : null)),
     missing: failure(runs, pick) ?? missing?.(runs),
+    beside: beside?.(runs),
   }));
 }
 
@@ -504,10 +648,13 @@ export function printPageSpeed(speed, files) {
       `medians over ${runs.length} run${runs.length > 1 ? 's' : ''}` +
       '; a longest task of 0 ms means none passed 50 ms',
   );
-  for (const target of pageTargets(speed, files))
-    console.log(infoRow(target.what, target.values, target.show));
+  for (const target of pageTargets(speed, files)) {
+    const row = infoRow(target.what, target.values, target.show);
+    console.log(target.beside ? `${row}; ${target.beside}` : row);
+  }
   const ms = unit('ms');
   const modes = [...new Set(runs.map((r) => r.training?.mode).filter(Boolean))].join(', ');
+  const slowLearning = [...new Set(runs.map((r) => r.slow?.training?.learning).filter(Boolean))];
   const rows = [
     ["  navigation to section 4's map drawn", (r) => r.firstMapMs?.section4, ms],
     ['text change -> map redrawn, T = 64, d = 64', (r) => r.redraw?.[64], ms],
@@ -516,6 +663,18 @@ export function printPageSpeed(speed, files) {
     ['averaged study, d = 1…1024, 32 draws, T = 64 (in the worker)', (r) => r.study?.ms, ms],
     ["the link burst's own task (100 fragment navigations)", (r) => r.links?.burstMs, ms],
     ['  the same burst on a near-empty document (favicon.svg)', (r) => r.links?.emptyBurstMs, ms],
+    ["  tasks over 50 ms during the soak's 2,000 changes", (r) => r.soak?.over50, unit('')],
+    [
+      `CPU ${SLOW_RATE}× slower: navigation to the first drawn map (the first screen's)`,
+      (r) => r.slow?.firstMapMs?.firstScreen,
+      ms,
+    ],
+    [
+      `CPU ${SLOW_RATE}× slower: section 6 (${slowLearning.join(', ') || 'not run'}), click to "Finished"`,
+      (r) => r.slow?.training?.finishedSeconds,
+      unit('s', 2),
+    ],
+    [`  the longest main-thread task meanwhile`, (r) => r.slow?.training?.longestMs, ms],
     [
       `section 6 (${modes || 'not run'}): first comparison of two models stated`,
       (r) => r.training?.comparedSeconds,

@@ -8,7 +8,8 @@
 // the embedded view of one figure (embed.html, embed.js, embed.css: web/src/embed/), the link
 // preview's tags in index.html (scripts/link-preview.mjs: with the canonical link and og:url
 // when PAGE_URL names the address the page is served from) and its picture (preview.png,
-// scripts/preview-image.mjs).
+// scripts/preview-image.mjs), and the service worker that keeps the page working offline
+// (sw.js, scripts/service-worker.mjs).
 // The compute worker is bundled separately and embedded in app.js as text.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
 import { pageAddress, withPreviewTags } from './link-preview.mjs';
 import { PREVIEW, renderPreviewImage } from './preview-image.mjs';
+import { writeServiceWorker } from './service-worker.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -203,3 +205,5 @@ console.log(
 );
 if (await renderPreviewImage(dist, join(dist, PREVIEW.file)))
   console.log(`drew dist/${PREVIEW.file}`);
+// Last, once every file it lists is written: the service worker that keeps this version offline.
+console.log(`wrote dist/sw.js (version ${writeServiceWorker(dist).version})`);

@@ -2,8 +2,9 @@
 # Every test suite, stage by stage: the lint; the native Catch2 tests (CTest); the same suite
 # under ASan + UBSan; a 20 s fuzz run of the core; the wasm module in Node and the built page in
 # Chromium (the page, hostile input, accessibility), with the page's essential checks in
-# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some);
-# the unit tests; the reading budget.
+# Chromium, Firefox ESR and WebKitGTK (engines.test.mjs; ENGINES=firefox,webkit picks some); the
+# page on a slow phone (slow-device.test.mjs) and offline (offline.test.mjs); the unit tests;
+# the reading budget.
 #
 # Nothing can hang: every stage runs under a time limit, and inside it every native CTest test
 # (--timeout; under the sanitizers CTest's default, 1500 s), every test file (--test-timeout:
@@ -19,6 +20,8 @@ cd "$(dirname "$0")/.." || exit
 # run still ends, with its table, inside CI's 90 minutes.
 CTEST_TEST_LIMIT_S=300
 BROWSER_FILE_LIMIT_MS=1200000
+SLOW_DEVICE_FILE_LIMIT_MS=600000 # 40 s alone, 2 min on a loaded machine
+OFFLINE_FILE_LIMIT_MS=300000     # 25-30 s alone
 UNIT_FILE_LIMIT_MS=120000
 
 stages=()
@@ -103,9 +106,23 @@ stage "fuzzing the core for 20 s (docs/fuzzing.md)" 900 bash scripts/fuzz.sh 20
 page=0
 stage "wasm and page: build" 1200 bash -c 'bash scripts/build-wasm.sh && node scripts/build-web.mjs' &&
   page=1
+# The slow phone and the page offline run as stages of their own, so the table shows them.
+browser_files=()
+for file in web/test/*.test.mjs; do
+  case $file in
+    */slow-device.test.mjs | */offline.test.mjs) ;;
+    *) browser_files+=("$file") ;;
+  esac
+done
 needs "$page" "the wasm and page build failed" \
   "wasm in Node; the page in Chromium, Firefox and WebKit" 3000 \
-  node --test --test-timeout="$BROWSER_FILE_LIMIT_MS" web/test/*.test.mjs
+  node --test --test-timeout="$BROWSER_FILE_LIMIT_MS" "${browser_files[@]}"
+needs "$page" "the wasm and page build failed" \
+  "the page on a phone with the CPU slowed 6x (slow-device.test.mjs)" 900 \
+  node --test --test-timeout="$SLOW_DEVICE_FILE_LIMIT_MS" web/test/slow-device.test.mjs
+needs "$page" "the wasm and page build failed" \
+  "the page offline after one visit; a new deploy (offline.test.mjs)" 600 \
+  node --test --test-timeout="$OFFLINE_FILE_LIMIT_MS" web/test/offline.test.mjs
 needs "$page" "the wasm and page build failed" \
   "unit tests: the page's models, the scripts" 600 \
   node --test --test-timeout="$UNIT_FILE_LIMIT_MS" web/test/unit/*.test.mjs scripts/test/*.test.mjs

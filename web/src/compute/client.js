@@ -12,17 +12,24 @@
 // Where a browser refuses workers, the same calls run on the main thread (mode
 // 'main-thread', with the reason). While the worker starts, calls also run on the main
 // thread, so the first figure does not wait for a second copy of the core to load. A worker
-// that dies is restarted (with a notice) up to maxRestarts times, then the page falls back.
+// has ALIVE_WITHIN_MS to show it runs at all (start-clock.js counts them as the page could
+// have heard it); once it has, it takes as long as its device needs to load its core (onMode
+// says 'starting', LOADING), since it then either says it is ready or says why it failed. A
+// worker that dies is restarted (with a notice) up to maxRestarts times, then the page falls
+// back.
 // onMode(mode, reason) hears every change of path, so the page can say which one it took.
 // startAfter (a promise) holds the worker back until it resolves: the page starts it once its
 // first map is drawn, so that a second copy of the core does not load on the same cores as
 // the first.
 import { errorOutcome } from './protocol.js';
+import { startClock } from './start-clock.js';
 
-// How long a worker may take to start before its calls stay on the page. The page's own worker
-// loads the core (about 75 KB); the learning section's start several at once, each compiling
-// the larger learning module, so they are given longer (learning.js passes startTimeoutMs).
-const START_TIMEOUT_MS = 5000;
+// How long a worker has to send its first message, 'alive', which it sends before it loads
+// anything: a worker that has not by then never ran (a browser that drops it without an error).
+// Loading the core comes after and has no limit: on a slow device a fixed one gave up on
+// workers that were loading, and the page then computed everything on its own thread.
+const ALIVE_WITHIN_MS = 5000;
+export const LOADING = 'the worker is loading its core';
 
 // Per channel, the call running and the one latest request waiting behind it.
 function createLanes(dispatch) {
@@ -68,7 +75,7 @@ function runOnPage(core, call) {
 
 // ---- the worker's life, over one record (`host`) ------------------------------------------
 // host: the options createCompute was given, and mode ('starting' | 'worker' | 'main-thread'),
-// reason, restarts, worker, startTimer, posted (id -> call sent to the current worker), lanes.
+// reason, restarts, worker, stopClock (start-clock.js), posted (id -> call sent to the current worker), lanes.
 
 function runHere(host, call) {
   host.timers.setTimeout(() => host.lanes.finish(call, runOnPage(host.core, call)), 0);
@@ -81,7 +88,7 @@ function post(host, call) {
 }
 
 function stopWorker(host) {
-  host.timers.clearTimeout(host.startTimer);
+  host.stopClock();
   if (host.worker) host.worker.terminate();
   host.worker = null;
 }
@@ -116,10 +123,15 @@ function died(host, message) {
   rerunOwed(host);
 }
 
-// A message from the worker: it is ready, it failed to start, or it answers a call.
+// A message from the worker: it runs, it is ready, it failed to start, or it answers a call.
 function receive(host, data) {
+  if (data.type === 'alive') {
+    host.stopClock();
+    host.onMode(host.mode, LOADING);
+    return;
+  }
   if (data.type === 'ready') {
-    host.timers.clearTimeout(host.startTimer);
+    host.stopClock();
     host.mode = 'worker';
     host.onMode(host.mode, '');
     return;
@@ -156,9 +168,11 @@ function boot(host) {
       fallBack(host, `this browser refused a worker: ${event.message || ''}`);
     else died(host, event.message || 'an error in the worker');
   };
-  host.startTimer = host.timers.setTimeout(() => {
-    if (host.mode === 'starting') fallBack(host, 'the worker did not start in time');
-  }, host.startTimeoutMs);
+  host.stopClock = startClock(
+    host.aliveWithinMs,
+    () => host.mode === 'starting' && fallBack(host, 'the worker did not start in time'),
+    host.timers,
+  );
 }
 
 export function createCompute({
@@ -169,10 +183,11 @@ export function createCompute({
   maxRestarts = 3,
   timers = globalThis,
   startAfter = null,
-  startTimeoutMs = START_TIMEOUT_MS,
+  aliveWithinMs = ALIVE_WITHIN_MS,
 }) {
-  const host = { core, startWorker, onNotice, onMode, maxRestarts, timers, startTimeoutMs };
-  Object.assign(host, { mode: 'starting', reason: '', restarts: 0, worker: null, startTimer: 0 });
+  const host = { core, startWorker, onNotice, onMode, maxRestarts, timers, aliveWithinMs };
+  Object.assign(host, { mode: 'starting', reason: '', restarts: 0, worker: null });
+  host.stopClock = () => {};
   host.posted = new Map();
   host.lanes = createLanes((call) =>
     host.mode === 'worker' ? post(host, call) : runHere(host, call),

@@ -2,7 +2,8 @@
 //
 //   page → worker  { id, method, args, pictures? }  call core[method](...args); pictures: the
 //                                                 map pictures to paint (pictures.js)
-//   worker → page  { type: 'ready' }              the core has loaded
+//   worker → page  { type: 'alive' }              the worker runs; its core starts loading
+//                  { type: 'ready' }              the core has loaded
 //                  { type: 'failed', message }    the core could not load
 //                  { id, value, ms } | { id, error, field? }  one answer per call (ms: the core's
 //                                                 time; field: the request field the core blamed)

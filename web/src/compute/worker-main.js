@@ -7,6 +7,10 @@ import { loadLearningCore } from '../learning-core.js';
 import { paintPictures } from './pictures.js';
 import { errorOutcome, isFatal, transferables } from './protocol.js';
 
+// First, before the core loads (which a slow device takes seconds over): the page then knows
+// this worker runs, and waits for it as long as loading takes (client.js).
+self.postMessage({ type: 'alive' });
+
 const loaded = self.AttentionLearning
   ? loadLearningCore(self.AttentionLearning)
   : loadCore(self.AttentionCore);

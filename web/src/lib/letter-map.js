@@ -1,12 +1,18 @@
-// An attention map of a short text with its tokens along both sides, however long the text:
-// each cell is at least MIN_CELL pixels wide, so a letter always fits, and a map wider than its
-// box scrolls inside it (scrollToLast brings the newest rows and the last row's peak into view).
-// Longer tokens (words) get a wider margin, and slant along the top.
+// An attention map of a short text with its tokens along both sides: each cell is at least
+// MIN_CELL pixels wide, so a letter always fits, and a map wider than its box scrolls inside it
+// (scrollToLast brings the newest rows and the last row's peak into view). Longer tokens
+// (words) get a wider margin, and slant along the top. A map of more than LETTER_TOKENS tokens
+// is fitted to its box instead, without labels, max-pooled as section 4 draws a large map.
 // Shared by the figures that show a saved model on the reader's own words. Only geometry and
 // drawing: what the cells mean comes from the figure's model.
 import { heatBitmap, sizeCanvas } from './grid.js';
 
 export const MIN_CELL = 11; // px: a letter of 9 px fits
+// The most tokens drawn with their letters: as many as a saved model reads (the copying head's
+// 128 characters), 1,426 px across. Section 8 draws whatever map section 4 holds, up to 4,096
+// tokens; at MIN_CELL a 500-token map was a 5,518 px canvas whose surface alone took 0.4 s of
+// the main thread to allocate, and took it again at every change of length.
+export const LETTER_TOKENS = 128;
 const MAX_CELL = 30;
 const LETTER_MARGIN = 18; // px for one letter on each side
 const MAX_LABEL = 8; // characters of a longer token shown
@@ -19,12 +25,18 @@ const marginFor = (chars) => (chars <= 1 ? LETTER_MARGIN : Math.min(72, 10 + 7 *
 
 // Geometry in CSS pixels for T tokens in a box `width` wide and `height` high (the map scrolls
 // inside it when even MIN_CELL is too large); labelChars: the longest label's characters.
+// labels: whether the tokens are drawn (T ≤ LETTER_TOKENS).
 export function letterMapLayout(T, width, height = width, labelChars = 1) {
+  if (T > LETTER_TOKENS) {
+    const plot = Math.max(1, Math.floor(Math.min(width, height)));
+    return { left: 0, top: 0, cell: plot / T, plot, width: plot, height: plot, labels: false };
+  }
   const margin = marginFor(labelChars);
   const fits = Math.floor((Math.min(width, height) - margin) / Math.max(T, 1));
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, fits));
   const plot = cell * T;
-  return { left: margin, top: margin, cell, plot, width: margin + plot, height: margin + plot };
+  const size = margin + plot;
+  return { left: margin, top: margin, cell, plot, width: size, height: size, labels: true };
 }
 
 // The cell under a point relative to the canvas's top-left corner, or null.
@@ -101,14 +113,17 @@ export function drawLetterMap(
   map,
   { width, height, colours, highlight = null, cache = {} },
 ) {
-  const longest = Math.max(1, ...map.labels.map((label) => [...label].length));
+  const longest = map.T > LETTER_TOKENS ? 1 : Math.max(1, ...map.labels.map((l) => [...l].length));
   const box = letterMapLayout(map.T, width, height, longest);
   const context = sizeCanvas(canvas, box);
   context.clearRect(0, 0, box.width, box.height);
-  cache.bitmap = heatBitmap(map.weights, map.T, 1, cache.bitmap, map.T);
+  // One bitmap pixel per cell, or per device pixel of a plot smaller than T (max-pooled).
+  const side = box.labels ? map.T : Math.round(box.plot * (window.devicePixelRatio || 1));
+  cache.bitmap = heatBitmap(map.weights, map.T, 1, cache.bitmap, side);
   context.imageSmoothingEnabled = false;
   context.drawImage(cache.bitmap, box.left, box.top, box.plot, box.plot);
   if (map.causal) drawMask(context, box, map.T, colours.mask);
+  if (!box.labels) return box;
   context.fillStyle = colours.text;
   drawLabels(context, box, map.labels, highlight);
   if (highlight) drawHighlight(context, box, highlight, colours.focus);

@@ -1,5 +1,6 @@
 // The compute client's promises: latest request wins per channel, every call resolves,
-// refused or dying workers fall back to the page, with a fake worker and fake timers.
+// refused, silent or dying workers fall back to the page, a slow one does not, with a fake
+// worker and fake timers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createCompute } from '../../src/compute/client.js';
@@ -16,6 +17,9 @@ class FakeWorker {
   terminate() {
     this.terminated = true;
   }
+  alive() {
+    this.onmessage({ data: { type: 'alive' } });
+  }
   ready() {
     this.onmessage({ data: { type: 'ready' } });
   }
@@ -28,21 +32,40 @@ class FakeWorker {
   }
 }
 
+// Timers on a clock the test moves: runAll() runs what is due now (the calls the client runs on
+// the page, at 0 ms), advance(ms) moves the clock in steps of `step` ms and runs what falls due;
+// busy(ms) moves it at once, as a page whose main thread was held that long.
 function fakeTimers() {
-  const queue = [];
-  const delays = [];
+  let time = 0;
+  let queue = [];
+  const runDue = () => {
+    for (;;) {
+      const due = queue.find((timer) => timer.at <= time);
+      if (!due) return;
+      queue = queue.filter((timer) => timer !== due);
+      due.fn();
+    }
+  };
   return {
-    delays,
+    now: () => time,
     setTimeout(fn, ms) {
-      queue.push(fn);
-      delays.push(ms);
-      return queue.length;
+      const timer = { fn, at: time + ms };
+      queue.push(timer);
+      return timer;
     },
-    clearTimeout() {},
-    runAll() {
-      while (queue.length) queue.shift()();
+    clearTimeout(timer) {
+      queue = queue.filter((queued) => queued !== timer);
     },
-    pending: () => queue.length,
+    runAll: runDue,
+    advance(ms, step = 50) {
+      for (let moved = 0; moved < ms; moved += step) {
+        time += Math.min(step, ms - moved);
+        runDue();
+      }
+    },
+    busy(ms) {
+      time += ms;
+    },
   };
 }
 
@@ -67,9 +90,10 @@ function untimed(outcome) {
   return rest;
 }
 
-function setup({ refuse = false, startAfter = null, startTimeoutMs } = {}) {
+function setup({ refuse = false, startAfter = null } = {}) {
   const workers = [];
   const notices = [];
+  const modes = [];
   const timers = fakeTimers();
   const compute = createCompute({
     core: echoCore,
@@ -79,11 +103,11 @@ function setup({ refuse = false, startAfter = null, startTimeoutMs } = {}) {
       return workers.at(-1);
     },
     onNotice: (message) => notices.push(message),
+    onMode: (mode, reason) => modes.push({ mode, reason }),
     timers,
     startAfter,
-    ...(startTimeoutMs ? { startTimeoutMs } : {}),
   });
-  return { compute, workers, notices, timers };
+  return { compute, workers, notices, modes, timers };
 }
 
 test('a call made while the worker starts runs on the page and resolves its value', async () => {
@@ -206,7 +230,41 @@ test('a worker that keeps dying gives way to the page after maxRestarts', async 
   assert.deepEqual(untimed(await answer), { value: 4 });
 });
 
-test('a worker gets 5 s to start unless the caller gives it longer', () => {
-  assert.deepEqual(setup().timers.delays, [5000]);
-  assert.deepEqual(setup({ startTimeoutMs: 20000 }).timers.delays, [20000]);
+test('a worker that never says it runs gives way to the page after 5 s', () => {
+  const { compute, workers, timers } = setup();
+  timers.advance(4900);
+  assert.equal(compute.describe().mode, 'starting', 'still waiting at 4.9 s');
+  timers.advance(200);
+  assert.equal(compute.describe().mode, 'main-thread');
+  assert.match(compute.describe().reason, /did not start in time/);
+  assert.equal(workers[0].terminated, true);
+});
+
+test('a worker that runs may take as long as it needs to load its core, and says so', () => {
+  const { compute, workers, modes, timers } = setup();
+  timers.advance(1000);
+  workers[0].alive();
+  assert.deepEqual(modes.at(-1), { mode: 'starting', reason: 'the worker is loading its core' });
+  timers.advance(120_000);
+  assert.equal(compute.describe().mode, 'starting', 'no limit once it runs');
+  workers[0].ready();
+  assert.equal(compute.describe().mode, 'worker');
+});
+
+test('time the page spends busy is not counted against a starting worker', () => {
+  const { compute, workers, timers } = setup();
+  // The page's own first tasks hold its thread for 8 s, then it reads the waiting message.
+  timers.busy(8000);
+  timers.advance(250);
+  assert.equal(compute.describe().mode, 'starting', 'a late tick counts 0.5 s, not 8 s');
+  workers[0].alive();
+  workers[0].ready();
+  assert.equal(compute.describe().mode, 'worker');
+  // A page busy again and again still runs the clock out: a late tick counts up to 0.5 s.
+  const slow = setup();
+  for (let i = 0; i < 10; i += 1) {
+    slow.timers.busy(10_000);
+    slow.timers.advance(250);
+  }
+  assert.equal(slow.compute.describe().mode, 'main-thread');
 });

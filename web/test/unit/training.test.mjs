@@ -110,6 +110,18 @@ test('a run keeps its first-step gradient, a held-out point per measuring call, 
   assert.deepEqual(model.tableRows([twice])[0].trainingLoss, '2.100');
 });
 
+test('the progress line says the runs are starting until one has, then counts steps', () => {
+  const empty = ['sqrt', 'none', 'd', 'nohead'].map((key) => model.emptyRun(key));
+  assert.deepEqual(model.progress(empty, 300), { fraction: 0, text: 'Starting the four runs…' });
+  const oneStarted = [model.started(empty[0], startResult(0.2)), ...empty.slice(1)];
+  assert.equal(model.progress(oneStarted, 300).text, 'Starting the four runs…');
+  const stepped = usual();
+  assert.deepEqual(model.progress(stepped, 300), {
+    fraction: 40 / 1200,
+    text: 'Step 10 of 300 (3% of the four runs).',
+  });
+});
+
 // The steps a run reaches, call by call, with nextCount.
 function callEnds(totalSteps, perCall) {
   const ends = [];

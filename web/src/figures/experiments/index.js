@@ -8,6 +8,7 @@ import { EXPERIMENTS, noteFor } from './model.js';
 import { baselineOf } from './baseline.js';
 import { drawExperimentMap, renderNote } from './render.js';
 import { keepInView } from '../../lib/keep-in-view.js';
+import { EVERYTHING_NEAR, everythingIsNear } from '../../lib/when-near.js';
 
 // Draws the note for a snapshot into any box (empty and hidden when no experiment is on the map).
 export function noteRenderer(core) {
@@ -54,13 +55,60 @@ function buildParts(element) {
   return { root, buttons, shown, scroller, canvas, note };
 }
 
+// The map is drawn only while its section is within a screen of the viewport (or the page is
+// printed): section 4's map changes with every keystroke and link, and drawing it here too,
+// out of sight, cost a long task each time (a new canvas surface for each new length). It is
+// drawn when the section comes near, and whenever it changes there. The box's width is read
+// when the browser reports it resized, after its own layout, never in the middle of an update;
+// the map that follows is drawn in the next frame, since a new size for the canvas can change
+// the box's own (its scroll bars), which an observer must not hear in the same frame (Firefox
+// reports "ResizeObserver loop completed with undelivered notifications" as an error).
+function createDrawing(element, { scroller, canvas }) {
+  const view = { snapshot: null, cache: {}, near: false, size: null, frame: 0 };
+  const draw = () => {
+    if (!view.snapshot || !view.size?.width) return;
+    if (view.near || everythingIsNear(document))
+      drawExperimentMap(canvas, view.snapshot, view.cache, view.size);
+  };
+  const drawNextFrame = () => {
+    view.frame ||= requestAnimationFrame(() => {
+      view.frame = 0;
+      draw();
+    });
+  };
+  const near = new IntersectionObserver(
+    ([entry]) => {
+      view.near = entry.isIntersecting;
+      draw();
+    },
+    { rootMargin: '100% 0px' },
+  );
+  near.observe(element.closest('section') ?? element);
+  const resized = new ResizeObserver(() => {
+    view.size = { width: scroller.clientWidth, viewportHeight: window.innerHeight };
+    drawNextFrame();
+  });
+  resized.observe(scroller);
+  document.addEventListener('themechange', draw);
+  document.addEventListener(EVERYTHING_NEAR, draw);
+  return {
+    show(snapshot) {
+      view.snapshot = snapshot;
+      draw();
+    },
+    destroy() {
+      cancelAnimationFrame(view.frame);
+      near.disconnect();
+      resized.disconnect();
+      document.removeEventListener('themechange', draw);
+      document.removeEventListener(EVERYTHING_NEAR, draw);
+    },
+  };
+}
+
 export function mount(element, { core, dispatch }) {
   const { buttons, shown, scroller, canvas, note } = buildParts(element);
-  const view = { snapshot: null, cache: {} };
-  const draw = () =>
-    view.snapshot && drawExperimentMap({ scroller, canvas }, view.snapshot, view.cache);
-  new ResizeObserver(draw).observe(scroller);
-  document.addEventListener('themechange', draw);
+  const drawing = createDrawing(element, { scroller, canvas });
   let stopFollowing = () => {};
 
   for (const experiment of EXPERIMENTS) {
@@ -85,9 +133,11 @@ export function mount(element, { core, dispatch }) {
         button.setAttribute('aria-pressed', String(button.dataset.experiment === current?.id));
       }
       renderNote(note, current, snapshot.result?.tokens ?? []);
-      view.snapshot = snapshot;
-      draw();
+      drawing.show(snapshot);
     },
-    destroy: () => element.querySelector('.experiments')?.remove(),
+    destroy() {
+      drawing.destroy();
+      element.querySelector('.experiments')?.remove();
+    },
   };
 }

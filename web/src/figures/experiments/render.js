@@ -75,8 +75,9 @@ export function renderNote(box, note, tokens) {
 }
 
 // The map the experiment set, as section 4 shows it (the store's snapshot), drawn here with its
-// tokens along both sides; it scrolls inside its box when the text is long.
-export function drawExperimentMap({ scroller, canvas }, snapshot, cache) {
+// tokens along both sides; it scrolls inside its box when the text is long. size: the box's
+// { width, viewportHeight }, read by the caller after the browser's layout, not here.
+export function drawExperimentMap(canvas, snapshot, cache, size) {
   const { result, state } = snapshot;
   if (!result) return;
   const labels = result.tokens.map((token) => shortLabel(visibleToken(token)));
@@ -84,8 +85,8 @@ export function drawExperimentMap({ scroller, canvas }, snapshot, cache) {
     canvas,
     { T: result.T, weights: result.weights, labels, causal: state.causal },
     {
-      width: scroller.clientWidth,
-      height: Math.min(scroller.clientWidth, Math.round(0.55 * window.innerHeight)),
+      width: size.width,
+      height: Math.min(size.width, Math.round(0.55 * size.viewportHeight)),
       colours: {
         text: cssColor('--text'),
         mask: cssColor('--surface-2'),

@@ -202,10 +202,14 @@ export function nextCount(run, totalSteps, perCall) {
   return Math.max(0, Math.min(size, perCall - (run.step % perCall), totalSteps - run.step));
 }
 
+// The progress line. Until a run has started (its worker loading the learning module, which a
+// slow device takes seconds over), it says so rather than "Step 0", which reads as stuck.
 export function progress(runs, totalSteps) {
   const done = runs.reduce((sum, run) => sum + Math.min(run.step, totalSteps), 0);
   const fraction = runs.length ? done / (runs.length * totalSteps) : 0;
   const slowest = Math.min(...runs.map((run) => run.step));
+  if (done === 0 && runs.some((run) => run.status === 'starting'))
+    return { fraction, text: 'Starting the four runs…' };
   return {
     fraction,
     text: `Step ${slowest} of ${totalSteps} (${Math.round(fraction * 100)}% of the four runs).`,
