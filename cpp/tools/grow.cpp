@@ -46,9 +46,6 @@ namespace {
 using namespace attention;
 using Clock = std::chrono::steady_clock;
 
-constexpr double kFormedScore = 0.3;  // layer 2's induction score on repeated random strings
-constexpr double kFormedShare = 0.6;  // and its share of held-out second-copy rows on the copy
-
 // How a head is grown. The defaults are where the sweep starts (the configuration measured in
 // PyTorch before it: docs/learning.md); a --recipe spec changes some of them.
 struct Recipe {
@@ -224,12 +221,6 @@ std::vector<float> as_saved(const std::vector<float>& parameters) {
     saved.reserve(parameters.size());
     for (float value : parameters) saved.push_back(from_float16(to_float16(value)));
     return saved;
-}
-
-// Held-out passages of 20 to 64 characters (at most half the context), each to be shown twice.
-std::vector<std::vector<int>> held_out_passages(const LayeredConfig& config,
-                                                const std::vector<int>& held_out) {
-    return spaced_passages(held_out, 400, 20, std::min(64, config.context / 2));
 }
 
 // Phrases such as a reader might type twice on the first screen (each at most 48 characters, so
@@ -696,7 +687,9 @@ void print_guesses(const LayeredConfig& config, const std::vector<float>& parame
         std::printf("  after \"%s\": ", phrase.substr(0, static_cast<std::size_t>(i - P + 1)).c_str());
         for (const NextGuess& guess : likeliest(acts.probabilities.row(i), vocabulary, 3))
             std::printf("'%s' %.2f  ", guess.character.c_str(), guess.probability);
-        std::printf("(next: '%s')\n", vocabulary.characters()[static_cast<std::size_t>(ids[i + 1])].c_str());
+        std::printf(
+            "(next: '%s')\n",
+            vocabulary.characters()[static_cast<std::size_t>(ids[static_cast<std::size_t>(i + 1)])].c_str());
     }
 }
 
