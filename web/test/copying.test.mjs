@@ -269,6 +269,9 @@ describe('section 9 grows a head in the reader’s browser', () => {
       });
       const stoppedAt = await status();
       await page.click('.copying-grow [data-role="pause"]');
+      // typing while it grows: the maps asked for share the run's worker, and the run goes on
+      for (const typed of ['to be', 'to be or not', 'to be or not to be'])
+        await page.fill('#copying-text', typed);
       await poll(async () => (await stepShown()) === 300, {
         timeout: 60_000,
         message: 'the run never went on to step 300',

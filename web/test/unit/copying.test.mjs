@@ -171,10 +171,11 @@ test('a run records the mean loss and layer 2’s score, and says when the head 
 });
 
 // A worker that answers at once: growthStart, then growthSteps of `count` each (score 0.4 from
-// step 50 on).
+// step 50 on); the second call of growthSteps is overtaken (stale: it never ran).
 function fakeCompute() {
   const calls = [];
   let step = 0;
+  let stepCalls = 0;
   return {
     calls,
     describe: () => ({ mode: 'worker' }),
@@ -182,13 +183,15 @@ function fakeCompute() {
       calls.push({ channel, method, request });
       if (method === 'growthStart') return { value: { measure: { step: 0, induction: [0, 0] } } };
       if (method !== 'growthSteps') return { value: {} };
+      stepCalls += 1;
+      if (stepCalls === 2) return { stale: true };
       step += request.count;
       return { value: answer(step, [3], step >= 50 ? 0.4 : 0.1) };
     },
   };
 }
 
-test('the grower steps to the reader’s count in calls of at most STEPS_PER_CALL, and stops and goes on', async () => {
+test('the grower steps to the reader’s count in calls of at most STEPS_PER_CALL, asking again when overtaken', async () => {
   const compute = fakeCompute();
   const seen = [];
   let models = 0;
@@ -211,7 +214,13 @@ test('the grower steps to the reader’s count in calls of at most STEPS_PER_CAL
   const counts = compute.calls
     .filter((c) => c.method === 'growthSteps')
     .map((c) => c.request.count);
-  assert.deepEqual(counts, [STEPS_PER_CALL, STEPS_PER_CALL, 60 - 2 * STEPS_PER_CALL]);
+  // the overtaken call is asked for again
+  assert.deepEqual(counts, [
+    STEPS_PER_CALL,
+    STEPS_PER_CALL,
+    STEPS_PER_CALL,
+    60 - 2 * STEPS_PER_CALL,
+  ]);
   assert.equal(compute.calls[0].request.seed, 3);
   assert.equal(compute.calls[0].request.text, 'some text');
   assert.equal(models, 4); // the start, and each call
@@ -242,4 +251,49 @@ test('the link reads and writes the seed and steps of the head to grow', () => {
     checkGrowSettings('1', '50').error,
     /^The steps must be a whole number from 100 to 5,000\.$/,
   );
+});
+
+test('a stopped run asks for nothing more, goes on where it stopped, and its seconds leave out the pause', async () => {
+  const pending = []; // the growthSteps calls not yet answered
+  let step = 0;
+  const compute = {
+    describe: () => ({ mode: 'worker' }),
+    run: (channel, method, request) =>
+      method === 'growthStart'
+        ? Promise.resolve({ value: { measure: { step: 0, induction: [0, 0] } } })
+        : new Promise((resolve) => pending.push({ request, resolve })),
+  };
+  let clock = 0;
+  const grower = createGrower({
+    compute,
+    textFor: async () => 'text',
+    onChange: () => {},
+    onModel: () => {},
+    now: () => clock,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const answerNext = async (seconds) => {
+    clock += seconds * 1000;
+    const call = pending.shift();
+    step += call.request.count;
+    call.resolve({ value: answer(step, [3], 0.1) });
+    await settle();
+  };
+  await grower.start({ seed: 0, steps: 100 });
+  await settle();
+  await answerNext(1); // step 25 at 1 s
+  grower.stopOrGoOn();
+  assert.equal(grower.growth().status, 'stopped');
+  await answerNext(1); // the call in flight at the stop still lands: step 50 at 2 s
+  assert.equal(pending.length, 0, 'nothing more asked while stopped');
+  assert.equal(grower.growth().step, 50);
+  clock += 60_000; // a minute's pause
+  grower.stopOrGoOn();
+  grower.stopOrGoOn(); // stop and go on again at once: still one loop
+  grower.stopOrGoOn();
+  await settle();
+  assert.equal(pending.length, 1);
+  await answerNext(1);
+  assert.equal(grower.growth().step, 75);
+  assert.equal(grower.growth().seconds, 3);
 });

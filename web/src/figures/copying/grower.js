@@ -111,9 +111,14 @@ async function steps(run, generation) {
     const left = state.growth.settings.steps - state.growth.step;
     const count = Math.min(STEPS_PER_CALL, left);
     const outcome = await compute.run(CHANNEL, 'growthSteps', { name: NAME, count, measure: true });
-    if (generation !== state.generation || outcome.stale) return;
+    if (generation !== state.generation) return;
+    // The channel also carries the reading's maps, and a map asked for while these steps waited
+    // took their place: they never ran, so they are asked for again.
+    if (outcome.stale) continue;
     if (outcome.error) return update(failed(state.growth, outcome.error));
     update(stepped(state.growth, outcome.value, (now() - state.started) / 1000));
+    // A call in flight at a stop still lands: the pause starts once it has.
+    if (!state.playing) state.stoppedAt = now();
     onModel();
   }
 }

@@ -72,14 +72,15 @@ function showState(parts, state) {
 }
 
 // The map of the reader's text: the saved head's, here, or the grown one's, from its worker (only
-// the latest answer is drawn). A refused text keeps the last good map and says why.
+// the latest answer is drawn; null when a later request overtook this one). A refused text keeps
+// the last good map and says why.
 async function readingResult(core, grown, state) {
   const fields = { text: state.text, layer: state.layer, detail: 'weights' };
   const ask = grown?.();
   if (!ask) return core.copyingHeadMap(fields);
   const outcome = await ask.compute.run(ask.channel, 'growthMap', { ...ask.request, ...fields });
   if (outcome.error) throw new Error(outcome.error);
-  return outcome.value;
+  return outcome.stale ? null : outcome.value; // overtaken: the later request draws
 }
 
 function mountReading(box, core, link) {
@@ -93,7 +94,7 @@ function mountReading(box, core, link) {
     let error = null;
     try {
       const result = await readingResult(core, view.grown, state);
-      if (asked !== view.asked) return; // a later request is on its way
+      if (asked !== view.asked || result === null) return; // a later request is on its way
       view.model = readingModel(result);
       parts.note.textContent = view.model.note;
       parts.guesses.textContent = view.model.guesses;
