@@ -2,7 +2,8 @@
 // (web/assets/copying-head.json: its width, context, batch and repeats), timed three ways within
 // each round: the native reference path and fast path (attention-grow --time, one process, the
 // two alternately) and PyTorch on one thread with OpenBLAS (bench/grow_speed.py, the model of
-// tests/fixtures/make_layered_fixtures.py). Each ratio is PyTorch's ms/step over ours, per round,
+// tests/fixtures/make_layered_fixtures.py), and the page's wasm step in Node with relaxed SIMD
+// (bench/grow-wasm.mjs, after npm run build). Each ratio is PyTorch's ms/step over ours, per round,
 // in thread CPU time (the wall clock beside it).
 //
 // Run alone (`node bench/grow-speed.mjs [--rounds N] [--steps N]`) after
@@ -54,6 +55,17 @@ function nativeRound(recipe, steps) {
   return { reference: rounds.reference[0], fast: rounds.fast[0] };
 }
 
+// One process of Node with relaxed SIMD on, timing the page's wasm growth step (grow-wasm.mjs).
+function wasmRound(steps) {
+  const run = spawnSync(
+    process.execPath,
+    ['--experimental-wasm-relaxed-simd', join(root, 'bench/grow-wasm.mjs'), String(steps)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (run.status !== 0) return { missing: 'bench/grow-wasm.mjs failed; run npm run build' };
+  return JSON.parse(run.stdout);
+}
+
 // One process of PyTorch with OpenBLAS: ms/step (wall and CPU) and the BLAS it loaded.
 function torchRound(recipe, steps, folder) {
   const args = ['d', 'context', 'batch', 'repeated', 'random'].flatMap((key) => [
@@ -91,7 +103,7 @@ export function measureGrowSpeed({ rounds = 3, steps = 200 } = {}) {
   const result = { recipe, steps, loadBefore: load(), rounds: [] };
   for (let round = 1; round <= rounds; round++) {
     console.error(
-      `grow speed: round ${round} of ${rounds}: native reference and fast, PyTorch (OpenBLAS) ...`,
+      `grow speed: round ${round} of ${rounds}: native reference and fast, wasm, PyTorch (OpenBLAS) ...`,
     );
     const entry = { load: load() };
     const runTorch = () => {
@@ -101,6 +113,7 @@ export function measureGrowSpeed({ rounds = 3, steps = 200 } = {}) {
     };
     if (round % 2) runTorch();
     Object.assign(entry, nativeRound(recipe, steps));
+    entry.wasm = wasmRound(steps);
     if (!(round % 2)) runTorch();
     result.rounds.push(entry);
   }
@@ -147,6 +160,14 @@ export function printGrowSpeed(result) {
     'native, fast path (attention-grow)',
     rounds.map((r) => r.fast),
   );
+  const wasm = rounds.map((r) => r.wasm).filter((w) => w && !w.missing);
+  if (wasm.length) {
+    row(`wasm, the page's module in Node (${wasm[0].kernel})`, wasm);
+    const ratios = rounds
+      .filter((r) => r.wasm && !r.wasm.missing)
+      .map((r) => r.wasm.cpuMsPerStep / r.reference.cpuMsPerStep);
+    console.log(`  (wasm / native reference path per step, CPU: ${median(ratios).toFixed(2)}×)`);
+  } else console.log(`  ${'wasm (the page’s module in Node)'.padEnd(44)} not measured`);
   const torch = rounds.map(usableTorch).filter(Boolean);
   if (torch.length) row(`PyTorch ${torch[0].version} (CPU, 1 thread, OpenBLAS)`, torch);
   else console.log(`  ${'PyTorch (CPU, 1 thread, OpenBLAS)'.padEnd(44)} ${torchMissing(result)}`);
@@ -158,6 +179,9 @@ export function growTargets(result) {
   const ratios = (path, clock) =>
     result.rounds.filter(usableTorch).map((r) => usableTorch(r)[clock] / r[path][clock]);
   const reference = ratios('reference', 'cpuMsPerStep');
+  const wasm = result.rounds
+    .filter((r) => usableTorch(r) && r.wasm && !r.wasm.missing)
+    .map((r) => usableTorch(r).cpuMsPerStep / r.wasm.cpuMsPerStep);
   const wall = ratios('fast', 'wallMsPerStep');
   return [
     {
@@ -170,6 +194,13 @@ export function growTargets(result) {
         ? `the reference path ${times(2)(median(reference))} (runs: ${reference.map(times(2)).join(', ')}); ` +
           `by the wall clock the fast path ${times(2)(median(wall))}`
         : undefined,
+    },
+    {
+      what: 'per step of the copying head (CPU time), the page’s wasm ÷ PyTorch (1 thread, OpenBLAS)',
+      wanted: 1,
+      show: times(2),
+      values: wasm,
+      missing: torchMissing(result),
     },
   ];
 }

@@ -35,6 +35,7 @@ import {
 import { attentionModel } from './onnx-model.mjs';
 import { measurePageSpeed, pageBytes, pageTargets, printPageSpeed } from './page-speed.mjs';
 import { median, percent, targetLine, times } from './targets.mjs';
+import { growPageTargets, measureGrowPage, printGrowPage } from './grow-page.mjs';
 import { growTargets, measureGrowSpeed, printGrowSpeed } from './grow-speed.mjs';
 import { measureTrainingSpeed, printTrainingSpeed, trainingTargets } from './train-speed.mjs';
 
@@ -410,6 +411,14 @@ if (options.native) {
   const grow = measureGrowSpeed({ rounds: options.runs });
   printGrowSpeed(grow);
   targets.push(...growTargets(grow));
+}
+
+// Section 9's "Grow it yourself" in Chromium: click → head formed, and the longest main-thread
+// task meanwhile (bench/grow-page.mjs), one page run per run.
+if (options.browser) {
+  const grown = await measureGrowPage({ runs: options.runs });
+  printGrowPage(grown);
+  targets.push(...growPageTargets(grown));
 }
 
 // How the page itself feels (bench/page-speed.mjs), one page run per run, and the tutorial's

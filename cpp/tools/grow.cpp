@@ -4,7 +4,8 @@
 // a random string, their lengths, the learning rate and its warm-up), seed after seed until one
 // forms the head, and says which seeds did not. With --sweep it runs every seed of every recipe
 // given instead, appending one JSON line per seed to build/grow-sweep.jsonl; --table prints that
-// log as the table of docs/learning.md.
+// log as the table of docs/learning.md. --losses N prints only the first N training losses of the
+// first seed, each step taken in shares as the page's trainer takes it.
 //
 // A head has formed when layer 2's induction score on repeated random strings is at least 0.3 and
 // layer 2 peaks on the copy in at least 60% of the second-copy rows of held-out passages shown
@@ -45,9 +46,6 @@ namespace {
 
 using namespace attention;
 using Clock = std::chrono::steady_clock;
-
-constexpr double kFormedScore = 0.3;  // layer 2's induction score on repeated random strings
-constexpr double kFormedShare = 0.6;  // and its share of held-out second-copy rows on the copy
 
 // How a head is grown. The defaults are where the sweep starts (the configuration measured in
 // PyTorch before it: docs/learning.md); a --recipe spec changes some of them.
@@ -138,7 +136,8 @@ struct Options {
     bool table = false;  // print the sweep log's table and stop
     int time_steps = 0;  // > 0: only time that many steps of seed 0, on both paths
     int time_rounds = 1;
-    bool json = false;  // --time's result as one JSON line
+    bool json = false;   // --time's result as one JSON line
+    int loss_steps = 0;  // > 0: only print that many training losses of the first seed, in shares
 };
 
 std::string usage() {
@@ -146,7 +145,7 @@ std::string usage() {
                "usage: attention-grow [--recipe SPEC]... [--seeds 0,1,2] [--steps N] [--hold N] [--sweep]\n"
                "                      [--save] [--output PATH] [--corpus PATH] [--time STEPS [--rounds N] "
                "[--json]]\n"
-               "                      [--table] [--log PATH]\n"
+               "                      [--table] [--log PATH] [--losses STEPS]\n"
                "  SPEC: "
                "d=32,context=96,batch=16,repeated=8,random=8,lengths=16-64,lr=0.01,warmup=0,then=6@1000\n"
                "        (any subset, each item changing the sweep's starting point; without --recipe: ") +
@@ -192,6 +191,8 @@ Options parse_arguments(int argc, char** argv) {
             options.time_steps = std::stoi(value);
         else if (flag == "--rounds")
             options.time_rounds = std::stoi(value);
+        else if (flag == "--losses")
+            options.loss_steps = std::stoi(value);
         else
             throw std::invalid_argument(usage() + "unknown option " + flag);
     }
@@ -224,12 +225,6 @@ std::vector<float> as_saved(const std::vector<float>& parameters) {
     saved.reserve(parameters.size());
     for (float value : parameters) saved.push_back(from_float16(to_float16(value)));
     return saved;
-}
-
-// Held-out passages of 20 to 64 characters (at most half the context), each to be shown twice.
-std::vector<std::vector<int>> held_out_passages(const LayeredConfig& config,
-                                                const std::vector<int>& held_out) {
-    return spaced_passages(held_out, 400, 20, std::min(64, config.context / 2));
 }
 
 // Phrases such as a reader might type twice on the first screen (each at most 48 characters, so
@@ -569,6 +564,22 @@ int time_only(const Options& options, const Vocabulary& vocabulary, const std::v
     return 0;
 }
 
+// The first options.loss_steps training losses of the first seed, each step taken in shares as the
+// page's trainer takes it (growth.hpp), as one JSON line: what web/test/growth.test.mjs holds the
+// wasm run to.
+int losses_only(const Options& options, const Vocabulary& vocabulary, const std::vector<int>& tokens) {
+    const auto seed = static_cast<std::uint64_t>(options.seeds.front());
+    GrowthRun run(vocabulary, tokens, growth_options(options.recipes.front(), seed));
+    nlohmann::json losses = nlohmann::json::array();
+    for (int step = 0; step < options.loss_steps; ++step) losses.push_back(run.step_in_shares());
+    std::printf("%s\n",
+                nlohmann::json(
+                    {{"recipe", recipe_label(options.recipes.front())}, {"seed", seed}, {"losses", losses}})
+                    .dump()
+                    .c_str());
+    return 0;
+}
+
 // Every seed of every recipe; each seed's result is appended to the log as one JSON line.
 int sweep(const Options& options, const Vocabulary& vocabulary, const std::vector<int>& tokens) {
     std::ofstream log(options.sweep_log, std::ios::app);
@@ -708,6 +719,7 @@ int grow(const Options& options) {
     const Vocabulary vocabulary(text);
     const std::vector<int> tokens = vocabulary.encode(text);
     if (options.time_steps > 0) return time_only(options, vocabulary, tokens);
+    if (options.loss_steps > 0) return losses_only(options, vocabulary, tokens);
     if (options.sweep) return sweep(options, vocabulary, tokens);
     const Recipe& recipe = options.recipes.front();
     std::vector<SeedResult> tried;

@@ -18,6 +18,7 @@
 #include "attention/formula.hpp"
 #include "attention/kernel/fused.hpp"
 #include "attention/statistics.hpp"
+#include "trained/copying_head.hpp"
 #include "tutorial/map.hpp"
 
 #include <emscripten/val.h>
@@ -279,6 +280,27 @@ inline val map_object(const std::vector<std::string>& tokens, int d, const Matri
     result.set("v", matrix_object(v));
     set_weights(result, head, stats);
     set_working(result, head);
+    return result;
+}
+
+// A layered model's map of one layer (copyingHeadMap for the saved head, growthMap for the growing
+// one): map_object's fields, its recipe's names, layer, rowsWithEarlier, rowsIntoCopy, and next:
+// the likeliest next characters, [{ character, probability }], likeliest first.
+inline val copying_map_object(const CopyingHeadMap& map, int d) {
+    val result = map_object(map.tokens, d, map.q, map.k, map.v, map.head, map.stats);
+    result.set("init", std::string("trained"));
+    result.set("pos", std::string("learned"));
+    result.set("layer", map.layer);
+    result.set("rowsWithEarlier", static_cast<double>(map.rows_with_earlier));
+    result.set("rowsIntoCopy", static_cast<double>(map.rows_into_copy));
+    val next = val::array();
+    for (const NextGuess& guess : map.next) {
+        val item = val::object();
+        item.set("character", guess.character);
+        item.set("probability", guess.probability);
+        next.call<void>("push", item);
+    }
+    result.set("next", next);
     return result;
 }
 

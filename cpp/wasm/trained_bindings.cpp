@@ -170,17 +170,6 @@ val copying_head_load_js(val head) {
     });
 }
 
-val guesses_array(const std::vector<NextGuess>& guesses) {
-    val list = val::array();
-    for (const NextGuess& guess : guesses) {
-        val item = val::object();
-        item.set("character", guess.character);
-        item.set("probability", guess.probability);
-        list.call<void>("push", item);
-    }
-    return list;
-}
-
 // { text, layer, detail, guesses }: the fields of attentionMap for one layer's head (its q, k, v
 // are those of the layer's normed input), plus layer, rowsWithEarlier and rowsIntoCopy
 // (cpp/trained/copying_head.hpp) and next: the model's `guesses` likeliest next characters,
@@ -197,14 +186,7 @@ val copying_head_map_js(val request) {
             return copying_head_map(saved.config, saved.parameters, saved.vocabulary, text, layer, level,
                                     guesses);
         });
-        val result = map_object(map.tokens, saved.config.d, map.q, map.k, map.v, map.head, map.stats);
-        result.set("init", std::string("trained"));
-        result.set("pos", std::string("learned"));
-        result.set("layer", layer);
-        result.set("rowsWithEarlier", static_cast<double>(map.rows_with_earlier));
-        result.set("rowsIntoCopy", static_cast<double>(map.rows_into_copy));
-        result.set("next", guesses_array(map.next));
-        return result;
+        return copying_map_object(map, saved.config.d);
     });
 }
 

@@ -57,6 +57,30 @@ function learningMethods(module) {
 
     // Frees the run; { stopped } says whether there was one.
     trainingStop: (request) => unwrap(module.trainingStop(request)),
+
+    ...growthMethods(module),
+  };
+}
+
+// Section 9's growth runs (cpp/wasm/growth_bindings.cpp), keyed by name as the training runs are.
+// growthStart({ name, text, seed, shares, ...recipe }): recipe is copying-head.json's (GROWTH_RECIPE
+// of figures/copying/grower.js); returns { name, vocabulary, parameters, shares, measure }.
+// growthSteps({ name, count, measure }): { step, losses, measure? }. measure: { step,
+// heldOutLoss, induction: [layer 1, layer 2], previousToken, firstCopyLoss, secondCopyLoss,
+// heldOutShare (null until the score reaches 0.3), formed }. growthShare({ name, first, count })
+// and growthApply({ name, blocks, measure }) take one step on several workers (growth.hpp).
+// growthMap({ name, text, layer, detail, guesses }): copyingHeadMap's result for the model as it
+// is now, plus its step. A diverged run is removed and throws.
+function growthMethods(module) {
+  return {
+    growthStart: (request) => unwrap(module.growthStart(request)),
+    growthSteps: (request) =>
+      unwrap(module.growthSteps(withDefaults({ count: 10, measure: true }, request))),
+    growthShare: (request) => unwrap(module.growthShare(request)),
+    growthApply: (request) => unwrap(module.growthApply(withDefaults({ measure: true }, request))),
+    growthMap: (request) =>
+      unwrap(module.growthMap(withDefaults({ detail: 'weights', guesses: 3 }, request))),
+    growthStop: (request) => unwrap(module.growthStop(request)),
   };
 }
 

@@ -238,3 +238,72 @@ describe('section 9 reads the reader’s own text', () => {
     });
   });
 });
+
+describe('section 9 grows a head in the reader’s browser', () => {
+  test('the link fills in seed and steps; growing draws, says where it is, and stops and goes on', async () => {
+    await openPage('#grow-seed=2&grow-steps=300', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('.copying-grow [data-role="grow"]', { timeout: 30_000 });
+      assert.equal(await page.inputValue('.copying-grow [data-role="seed"]'), '2');
+      assert.equal(await page.inputValue('.copying-grow [data-role="steps"]'), '300');
+      await page.waitForSelector('.copying-reading canvas[data-peaks]', { timeout: 30_000 });
+      const savedGuess = await page.textContent('.copying-reading__guesses');
+      await page.click('.copying-grow [data-role="grow"]');
+      const status = () => page.textContent('.copying-grow [data-role="status"]');
+      const stepShown = async () => Number(/^Step (\d+) of 300,/.exec(await status())?.[1] ?? 0);
+      await poll(async () => (await stepShown()) >= 50, {
+        timeout: 60_000,
+        message: 'the run never reached step 50',
+      });
+      await page.click('.copying-grow [data-role="pause"]');
+      await poll(
+        async () => (await page.textContent('.copying-grow [data-role="pause"]')) === 'Go on',
+        {
+          message: 'Stop never became Go on',
+        },
+      );
+      // the reading follows the growing head, with its own guess
+      assert.equal(await page.isChecked('input[name="copying-source"][value="grown"]'), true);
+      await poll(async () => (await page.textContent('.copying-reading__guesses')) !== savedGuess, {
+        message: 'the reading never showed the grown head',
+      });
+      const stoppedAt = await status();
+      await page.click('.copying-grow [data-role="pause"]');
+      // typing while it grows: the maps asked for share the run's worker, and the run goes on
+      for (const typed of ['to be', 'to be or not', 'to be or not to be'])
+        await page.fill('#copying-text', typed);
+      await poll(async () => (await stepShown()) === 300, {
+        timeout: 60_000,
+        message: 'the run never went on to step 300',
+      });
+      assert.notEqual(await status(), stoppedAt);
+      const text = [
+        await status(),
+        await page.getAttribute('.copying-grow canvas', 'aria-label'),
+        await page.textContent('.copying-reading'),
+      ].join(' ');
+      assert.match(text, /Layer 2's induction score is 0\.\d\d/);
+      assert.doesNotMatch(text, /NaN|undefined|Infinity/);
+      assert.ok(
+        (await page.evaluate(() => location.hash)).includes('grow-seed=2'),
+        'the link keeps the seed',
+      );
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('a seed that is not a whole number is refused in words, and nothing starts', async () => {
+    await openPage('', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('.copying-grow [data-role="grow"]', { timeout: 30_000 });
+      await page.fill('.copying-grow [data-role="seed"]', '1.5');
+      await page.click('.copying-grow [data-role="grow"]');
+      assert.match(
+        await page.textContent('.copying-grow [data-role="message"]'),
+        /The seed must be a whole number from 0 to 999,999\./,
+      );
+      assert.doesNotMatch(await page.textContent('.copying-grow [data-role="status"]'), /Step/);
+      assert.deepEqual(problems, []);
+    });
+  });
+});

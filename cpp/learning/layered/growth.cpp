@@ -1,6 +1,7 @@
 // growth.cpp: see growth.hpp.
 #include "learning/layered/growth.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -8,6 +9,10 @@
 namespace attention {
 
 namespace {
+
+bool power_of_two(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
 
 // The first 90% of the tokens (the training part) or the rest.
 std::vector<int> part(const std::vector<int>& tokens, bool training) {
@@ -30,10 +35,19 @@ GrowthOptions checked(const Vocabulary& vocabulary, GrowthOptions options) {
                                     " (the repeated windows)");
     if (options.held_out_windows < 1 || options.probe_strings < 1)
         throw std::invalid_argument("held_out_windows and probe_strings must be at least 1");
+    if (!power_of_two(options.shares) || options.batches.batch % options.shares != 0)
+        throw std::invalid_argument("shares = " + std::to_string(options.shares) +
+                                    " must be a power of two that divides the batch (" +
+                                    std::to_string(options.batches.batch) + ")");
     return options;
 }
 
 }  // namespace
+
+std::vector<std::vector<int>> held_out_passages(const LayeredConfig& config,
+                                                const std::vector<int>& held_out) {
+    return spaced_passages(held_out, 400, 20, std::min(64, config.context / 2));
+}
 
 Batch spaced_windows(const std::vector<int>& tokens, int count, int context) {
     if (count < 1 || context < 1 || tokens.size() < static_cast<std::size_t>(context) + 1)
@@ -60,18 +74,101 @@ GrowthRun::GrowthRun(const Vocabulary& vocabulary, const std::vector<int>& token
       probe_(random_passages(vocabulary.size(), options_.probe_strings, options_.probe_period,
                              options_.probe_period, options_.probe_seed)) {}
 
-double GrowthRun::step() {
+Batch GrowthRun::next_batch() {
     const long step = optimizer_.steps_taken();
     // Step s of the warm-up runs at (s + 1)/warmup of the rate, so its last step is at the full rate.
     if (step < options_.warmup)
         optimizer_.set_learning_rate(options_.optimizer.learning_rate * static_cast<double>(step + 1) /
                                      options_.warmup);
     if (step == options_.later_step) sampler_.set_random(options_.later_random);
-    const Batch batch = sampler_.next();
+    return sampler_.next();
+}
+
+double GrowthRun::step() {
+    if (!pending_.tokens.empty())
+        throw std::invalid_argument("a step in shares is under way; apply it first");
+    const Batch batch = next_batch();
     const double loss = layered_forward(options_.model, parameters_, batch, activations_, options_.path);
     layered_backward(options_.model, parameters_, batch, activations_, gradients_, options_.path);
     layered_optimizer_step(optimizer_, parameters_, gradients_);
     return loss;
+}
+
+template <typename Real>
+std::vector<Real> tree_sum(std::vector<std::vector<Real>> parts) {
+    if (!power_of_two(static_cast<int>(parts.size())))
+        throw std::invalid_argument("the parts to add must be a power of two in number, not " +
+                                    std::to_string(parts.size()));
+    for (const std::vector<Real>& part : parts)
+        if (part.size() != parts.front().size())
+            throw std::invalid_argument("the parts to add differ in size (" + std::to_string(part.size()) +
+                                        " and " + std::to_string(parts.front().size()) + ")");
+    for (std::size_t width = 1; width < parts.size(); width *= 2)
+        for (std::size_t left = 0; left < parts.size(); left += 2 * width) {
+            std::vector<Real>& sum = parts[left];
+            const std::vector<Real>& right = parts[left + width];
+            for (std::size_t e = 0; e < sum.size(); ++e) sum[e] += right[e];
+        }
+    return std::move(parts.front());
+}
+
+template std::vector<float> tree_sum(std::vector<std::vector<float>> parts);
+template std::vector<double> tree_sum(std::vector<std::vector<double>> parts);
+
+void GrowthRun::check_block(int first, int count) const {
+    const int shares = options_.shares;
+    if (!power_of_two(count) || count > shares || first < 0 || first % count != 0 || first + count > shares)
+        throw std::invalid_argument("shares " + std::to_string(first) + "…" +
+                                    std::to_string(first + count - 1) + " are not an aligned block of the " +
+                                    std::to_string(shares) + " shares");
+}
+
+ShareGradient GrowthRun::share_gradient(int first, int count) {
+    check_block(first, count);
+    const int shares = options_.shares;
+    if (pending_.tokens.empty()) pending_ = next_batch();
+    const int windows = pending_.batch / shares, width = pending_.context + 1;
+    std::vector<std::vector<float>> parts;
+    std::vector<std::vector<double>> losses;
+    for (int share = first; share < first + count; ++share) {
+        const auto begin = pending_.tokens.begin() + static_cast<std::ptrdiff_t>(share) * windows * width;
+        const Batch part{windows, pending_.context, std::vector<int>(begin, begin + windows * width)};
+        losses.push_back({layered_forward(options_.model, parameters_, part, activations_, options_.path)});
+        parts.emplace_back();
+        layered_backward(options_.model, parameters_, part, activations_, parts.back(), options_.path);
+    }
+    return ShareGradient{first, count, tree_sum(std::move(parts)), tree_sum(std::move(losses)).front()};
+}
+
+double GrowthRun::apply_shares(std::vector<ShareGradient> blocks) {
+    if (pending_.tokens.empty()) throw std::invalid_argument("no gradient was taken for this step");
+    int next = 0;
+    std::vector<std::vector<float>> parts;
+    std::vector<std::vector<double>> losses;
+    for (ShareGradient& block : blocks) {
+        if (block.first != next || block.count != blocks.front().count ||
+            block.gradient.size() != parameters_.size())
+            throw std::invalid_argument("the gradients must be equal blocks of the " +
+                                        std::to_string(options_.shares) + " shares, in order, each of " +
+                                        std::to_string(parameters_.size()) + " numbers");
+        next += block.count;
+        losses.push_back({block.loss});
+        parts.push_back(std::move(block.gradient));
+    }
+    if (next != options_.shares)
+        throw std::invalid_argument("the gradients cover " + std::to_string(next) + " of the " +
+                                    std::to_string(options_.shares) + " shares");
+    gradients_ = tree_sum(std::move(parts));
+    const float scale = 1.0f / static_cast<float>(options_.shares);
+    for (float& g : gradients_) g *= scale;
+    layered_optimizer_step(optimizer_, parameters_, gradients_);
+    pending_ = Batch{};
+    return tree_sum(std::move(losses)).front() / options_.shares;
+}
+
+double GrowthRun::held_out_copy_share() {
+    if (held_out_passages_.empty()) held_out_passages_ = held_out_passages(options_.model, held_out_);
+    return measure_copying(options_.model, parameters_, held_out_passages_).layers.back().induction_share;
 }
 
 GrowthMeasure GrowthRun::measure() const {

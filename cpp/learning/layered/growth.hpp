@@ -8,6 +8,16 @@
 // evenly spaced starts across the held-out tail; the probe is `probe_strings` random strings of
 // `probe_period` characters shown twice, drawn once from `probe_seed`, the same in every run.
 // It is not a general trainer: no checkpoints, and no schedule but a linear warm-up.
+//
+// A step can also be taken in shares, as the page's workers take it (data parallelism): the
+// batch's windows split into `shares` equal parts (a power of two), each part's gradient computed
+// on its own, and the parts added pairwise as a balanced tree, (g0 + g1) + (g2 + g3), then scaled
+// by 1/shares (exact: a power of two). A worker that takes an aligned block of shares returns its
+// block's subtree, so the sum, and every parameter after it, is the same bit for bit whether one
+// worker takes all the shares or several take a block each. Each worker keeps its own run with
+// the same seed: it draws the whole batch, so its sampler stays in step, and takes its block.
+// step() is the whole batch at once: another order of additions, so it agrees with a step in
+// shares to rounding, not bit for bit.
 #pragma once
 
 #include "learning/corpus.hpp"
@@ -34,7 +44,22 @@ struct GrowthOptions {
     int probe_strings = 32;
     int probe_period = 40;
     std::uint64_t probe_seed = 12345;
+    int shares = 4;  // of the batch, for the step in shares (a power of two dividing the batch)
 };
+
+// The gradient of an aligned block of a step's shares, before the 1/shares scale, and the sum of
+// those shares' mean losses.
+struct ShareGradient {
+    int first = 0, count = 0;  // the block: shares [first, first + count)
+    std::vector<float> gradient;
+    double loss = 0;
+};
+
+// The parts added pairwise as a balanced tree, level by level: (p0 + p1) + (p2 + p3), …; their
+// count must be a power of two. Throws std::invalid_argument on an empty list, a count that is
+// not a power of two or parts of different sizes. For float (gradients) and double (losses).
+template <typename Real>
+std::vector<Real> tree_sum(std::vector<std::vector<Real>> parts);
 
 struct GrowthMeasure {
     long step = 0;
@@ -51,12 +76,30 @@ class GrowthRun {
     double step();  // one Adam step; returns the batch's loss before it
     GrowthMeasure measure() const;
 
+    // The step in shares (above). share_gradient draws the step's batch (on its first call of a
+    // step) and returns the block [first, first + count), which must be aligned: count a power of
+    // two dividing shares, first a multiple of it. apply_shares takes the blocks of every worker,
+    // in share order, covering all the shares: it adds them as the tree does, scales by
+    // 1/shares and takes one Adam step; it returns the batch's mean loss. step_in_shares is both
+    // on one worker. Each throws std::invalid_argument on a block or a list that does not fit,
+    // and apply_shares when no gradient was taken for this step.
+    ShareGradient share_gradient(int first, int count);
+    void check_block(int first, int count) const;  // throws as share_gradient does on a bad block
+    double apply_shares(std::vector<ShareGradient> blocks);
+    double step_in_shares() { return apply_shares({share_gradient(0, options_.shares)}); }
+
+    // The last layer's share of held-out second-copy rows that peak on the copy (the second half of
+    // kFormedShare's test), on passages drawn once per run.
+    double held_out_copy_share();
+
     const LayeredConfig& config() const { return options_.model; }
     const std::vector<float>& parameters() const { return parameters_; }
     const std::vector<int>& held_out_tokens() const { return held_out_; }
     long steps_taken() const { return optimizer_.steps_taken(); }
 
   private:
+    Batch next_batch();  // the step's learning rate and mix, then the sampler's batch
+
     GrowthOptions options_;
     std::vector<int> held_out_;
     SnippetSampler sampler_;
@@ -65,7 +108,21 @@ class GrowthRun {
     Batch held_out_windows_;
     std::vector<std::vector<int>> probe_;
     LayeredActivations activations_;
+    Batch pending_;  // the batch of a step in shares, between share_gradient and apply_shares
+    std::vector<std::vector<int>> held_out_passages_;  // drawn on the first held_out_copy_share()
 };
+
+// A copying head has formed when the last layer's induction score on the probe's repeated random
+// strings is at least kFormedScore and, of the second-copy rows of held-out passages shown twice
+// (held_out_passages), at least kFormedShare peak on the copy: what attention-grow and the page
+// both call formed (docs/learning.md).
+constexpr double kFormedScore = 0.3;
+constexpr double kFormedShare = 0.6;
+
+// 400 passages of the held-out tokens, 20 to 64 characters long (at most half the context), each
+// to be shown twice (spaced_passages, cpp/learning/layered/induction.hpp).
+std::vector<std::vector<int>> held_out_passages(const LayeredConfig& config,
+                                                const std::vector<int>& held_out);
 
 // Windows of context + 1 tokens at `count` evenly spaced starts from 0 to size − context − 1
 // (torch.linspace's, rounded down), so they cover the whole of tokens.

@@ -12,7 +12,7 @@
 #include "learning/layered/layered_model.hpp"
 
 #include "attention/kernel/fused_kernel.hpp"
-#include "attention/kernel/products.hpp"
+#include "attention/kernel/product_job.hpp"
 #include "attention/scale.hpp"
 #include "learning/attention_gradients.hpp"
 #include "learning/layered/layer_norm.hpp"
@@ -37,10 +37,25 @@ void reset(Matrix& m, int rows, int cols) {
     m.values.assign(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0.0f);
 }
 
+// Every product runs through product_job.hpp's add_product_anywhere: natively that is products.hpp's
+// add_product itself; in the wasm trainer, the relaxed-SIMD module's where the engine has it.
+
 // out (n, m) += a (n, k) · b (k, m).
 template <bool Fused>
 void add_product(float* out, const float* a, const float* b, int n, int k, int m) {
-    products::add_full_product<Fused>(out, a, b, n, k, m);
+    products::add_product_anywhere<Fused>(products::Product<float>{out, m, a, k, 1, b, m}, n,
+                                          [&](int, int) noexcept {
+                                              return products::Range{0, m, 0, k};
+                                          });
+}
+
+// out (k, m) += aᵀ·b with a (n, k) and b (n, m): the sum runs over a's rows.
+template <bool Fused>
+void add_transposed(float* out, const float* a, const float* b, int n, int k, int m) {
+    products::add_product_anywhere<Fused>(products::Product<float>{out, m, a, 1, k, b, m}, k,
+                                          [&](int, int) noexcept {
+                                              return products::Range{0, m, 0, n};
+                                          });
 }
 
 // out (n, k) += a (n, m) · bᵀ with b (k, m): a gradient sent back through x·b. b is transposed
@@ -49,7 +64,7 @@ template <bool Fused>
 void add_times_transposed(float* out, const float* a, const float* b, int n, int k, int m) {
     std::vector<float> b_transposed(static_cast<std::size_t>(k) * static_cast<std::size_t>(m));
     products::transpose(b_transposed.data(), b, k, m);
-    products::add_full_product<Fused>(out, a, b_transposed.data(), n, m, k);
+    add_product<Fused>(out, a, b_transposed.data(), n, m, k);
 }
 
 void require_batch(const LayeredConfig& config, const std::vector<float>& parameters, const Batch& batch) {
@@ -124,7 +139,7 @@ void causal_attention(Matrix& weights, float* output, const float* q, const floa
     std::vector<float> k_transposed(static_cast<std::size_t>(d) * static_cast<std::size_t>(T));
     products::transpose(k_transposed.data(), k, T, d);
     reset(weights, T, T);
-    products::add_product<Fused>(
+    products::add_product_anywhere<Fused>(
         products::Product<float>{weights.values.data(), T, q, d, 1, k_transposed.data(), T}, T,
         [&](int i, int rows) noexcept {
             return products::whole_vectors<float>(products::Range{0, std::min(T, i + rows), 0, d}, T);
@@ -135,10 +150,11 @@ void causal_attention(Matrix& weights, float* output, const float* q, const floa
         std::fill(weights.row(i) + i + 1, weights.row(i) + T, 0.0f);
     }
     // 3. the weighted sum of the values, over the keys each row sees.
-    products::add_product<Fused>(products::Product<float>{output, d, weights.values.data(), T, 1, v, d}, T,
-                                 [&](int i, int rows) noexcept {
-                                     return products::Range{0, d, 0, std::min(T, i + rows)};
-                                 });
+    products::add_product_anywhere<Fused>(
+        products::Product<float>{output, d, weights.values.data(), T, 1, v, d}, T,
+        [&](int i, int rows) noexcept {
+            return products::Range{0, d, 0, std::min(T, i + rows)};
+        });
 }
 
 // −log softmax(z)[target] for one row z of logits, turning the row into its softmax in place:
@@ -248,8 +264,7 @@ void layer_backward(const LayeredConfig& config, const float* p, const LayerSlot
            &d_v = buffers.d_v, &d_h = buffers.d_h;
     for (Matrix* m : {&d_heads, &d_q, &d_k, &d_v, &d_h}) reset(*m, N, d);
     // x_out = x + heads·Wo: d_x passes on unchanged, and into the head through Wo.
-    products::add_transposed_product<Fused>(g + slots.output, acts.heads.values.data(), d_x.values.data(), N,
-                                            d, d);
+    add_transposed<Fused>(g + slots.output, acts.heads.values.data(), d_x.values.data(), N, d, d);
     add_times_transposed<Fused>(d_heads.values.data(), d_x.values.data(), p + slots.output, N, d, d);
     // attention, window by window, from the forward's weights, into each window's rows.
     for (int b = 0; b < B; ++b) {
@@ -264,8 +279,7 @@ void layer_backward(const LayeredConfig& config, const float* p, const LayerSlot
     const std::pair<const Matrix*, std::size_t> projections[] = {
         {&d_q, slots.query}, {&d_k, slots.key}, {&d_v, slots.value}};
     for (const auto& [d_projection, slot] : projections) {
-        products::add_transposed_product<Fused>(g + slot, h.values.data(), d_projection->values.data(), N, d,
-                                                d);
+        add_transposed<Fused>(g + slot, h.values.data(), d_projection->values.data(), N, d, d);
         add_times_transposed<Fused>(d_h.values.data(), d_projection->values.data(), p + slot, N, d, d);
     }
     // h = LN(x) (or x itself): the stream's gradient gains the normalisation's.
@@ -296,8 +310,8 @@ void backward_passes(const LayeredConfig& config, const std::vector<float>& para
         for (int j = 0; j < V; ++j) row[j] /= static_cast<float>(N);
         row[target_token(batch, n)] -= 1.0f / static_cast<float>(N);
     }
-    products::add_transposed_product<Fused>(g + layout.unembedding, acts.residual.values.data(),
-                                            d_logits.values.data(), N, d, V);
+    add_transposed<Fused>(g + layout.unembedding, acts.residual.values.data(), d_logits.values.data(), N, d,
+                          V);
     reset(d_x, N, d);
     add_times_transposed<Fused>(d_x.values.data(), d_logits.values.data(), p + layout.unembedding, N, d, V);
     // 2. the layers in reverse.

@@ -112,3 +112,138 @@ TEST_CASE("a warm-up scales the first steps' learning rate up to the full rate",
                                   }()),
                         Catch::Matchers::Contains("warmup must be 0 or more"));
 }
+
+// The step in shares: a tree sum whose order can be told apart, one Adam step from the shares that
+// matches the whole batch's step to rounding, and the same parameters bit for bit whichever
+// aligned blocks the shares are taken in (as one worker or several would take them).
+
+TEST_CASE("the tree sum adds pairs level by level, in that order", "[growth]") {
+    // In float, 1e8 + 1 rounds back to 1e8: left to right the sum is ((1e8 + 1) − 1e8) + 1 = 1,
+    // as a tree it is (1e8 + 1) + (−1e8 + 1) = 1e8 − 1e8 = 0.
+    REQUIRE(tree_sum<float>({{1e8f, 2.0f}, {1.0f, 3.0f}, {-1e8f, 5.0f}, {1.0f, 7.0f}}) ==
+            std::vector<float>{0.0f, 17.0f});
+    REQUIRE(tree_sum<double>({{0.5}}) == std::vector<double>{0.5});
+    REQUIRE(tree_sum<double>({{1.0}, {2.0}}) == std::vector<double>{3.0});
+    REQUIRE(contains(invalid_argument_message([] {
+                         tree_sum<float>({{1.0f}, {2.0f}, {3.0f}});
+                     }),
+                     "must be a power of two in number, not 3"));
+    REQUIRE(contains(invalid_argument_message([] { tree_sum<float>({}); }), "not 0"));
+    REQUIRE(contains(invalid_argument_message([] {
+                         tree_sum<float>({{1.0f}, {2.0f, 3.0f}});
+                     }),
+                     "the parts to add differ in size"));
+}
+
+TEST_CASE("a share's gradient is the backward pass of its windows alone", "[growth]") {
+    const Vocabulary vocabulary(kText);
+    const std::vector<int> tokens = vocabulary.encode(kText);
+    GrowthOptions options = small_options();  // batch 4 in 4 shares: one window each
+    GrowthRun run(vocabulary, tokens, options);
+    options.model.vocabulary = vocabulary.size();
+    const std::vector<int> training(tokens.begin(),
+                                    tokens.begin() + static_cast<std::ptrdiff_t>(tokens.size() * 9 / 10));
+    const Batch batch = SnippetSampler(training, options.batches, options.seed).next();
+    const std::vector<float> initial = layered_initial_parameters(options.model, options.seed);
+    const auto width = static_cast<std::ptrdiff_t>(batch.context + 1);
+    const ShareGradient block = run.share_gradient(2, 1);
+    const Batch third{1, batch.context,
+                      std::vector<int>(batch.tokens.begin() + 2 * width, batch.tokens.begin() + 3 * width)};
+    LayeredActivations acts;
+    std::vector<float> gradient;
+    const double loss = layered_forward(options.model, initial, third, acts);
+    layered_backward(options.model, initial, third, acts, gradient);
+    REQUIRE(block.first == 2);
+    REQUIRE(block.count == 1);
+    REQUIRE(block.loss == loss);
+    REQUIRE(block.gradient == gradient);
+}
+
+TEST_CASE("a step in shares is the whole batch's step to rounding", "[growth]") {
+    const Vocabulary vocabulary(kText);
+    GrowthRun whole(vocabulary, vocabulary.encode(kText), small_options());
+    GrowthRun shared(vocabulary, vocabulary.encode(kText), small_options());
+    for (int step = 0; step < 5; ++step) {
+        const double a = whole.step(), b = shared.step_in_shares();
+        CAPTURE(step, a, b);
+        REQUIRE_THAT(b, Catch::Matchers::WithinRel(a, 1e-5));
+    }
+    double largest = 0;
+    for (std::size_t e = 0; e < whole.parameters().size(); ++e)
+        largest =
+            std::max(largest, std::abs(static_cast<double>(whole.parameters()[e] - shared.parameters()[e])));
+    CAPTURE(largest);
+    REQUIRE(largest < 1e-4);  // 5 Adam steps of 1e-2 move each parameter by up to 5e-2
+    REQUIRE(shared.steps_taken() == 5);
+}
+
+TEST_CASE("a step in shares gives the same parameters bit for bit for any number of workers", "[growth]") {
+    const Vocabulary vocabulary(kText);
+    const std::vector<int> tokens = vocabulary.encode(kText);
+    GrowthRun one(vocabulary, tokens, small_options());
+    std::vector<GrowthRun> two(2, GrowthRun(vocabulary, tokens, small_options()));
+    std::vector<GrowthRun> four(4, GrowthRun(vocabulary, tokens, small_options()));
+    for (int step = 0; step < 4; ++step) {
+        const double loss = one.step_in_shares();
+        std::vector<ShareGradient> halves, quarters;
+        for (int w = 0; w < 2; ++w)
+            halves.push_back(two[static_cast<std::size_t>(w)].share_gradient(2 * w, 2));
+        for (int w = 0; w < 4; ++w)
+            quarters.push_back(four[static_cast<std::size_t>(w)].share_gradient(w, 1));
+        for (GrowthRun& run : two) REQUIRE(run.apply_shares(halves) == loss);
+        for (GrowthRun& run : four) REQUIRE(run.apply_shares(quarters) == loss);
+    }
+    for (const GrowthRun& run : two) REQUIRE(run.parameters() == one.parameters());
+    for (const GrowthRun& run : four) REQUIRE(run.parameters() == one.parameters());
+    REQUIRE(one.parameters() != GrowthRun(vocabulary, tokens, small_options()).parameters());
+}
+
+TEST_CASE("a step in shares refuses blocks that do not fit", "[growth][errors]") {
+    const Vocabulary vocabulary(kText);
+    const std::vector<int> tokens = vocabulary.encode(kText);
+    GrowthRun run(vocabulary, tokens, small_options());
+    REQUIRE(contains(invalid_argument_message([&] { run.apply_shares({}); }), "no gradient was taken"));
+    REQUIRE(contains(invalid_argument_message([&] { run.share_gradient(1, 2); }),
+                     "are not an aligned block of the 4 shares"));
+    REQUIRE(contains(invalid_argument_message([&] { run.share_gradient(0, 3); }), "aligned block"));
+    REQUIRE(contains(invalid_argument_message([&] { run.share_gradient(4, 1); }), "aligned block"));
+    const ShareGradient first = run.share_gradient(0, 2);
+    REQUIRE(contains(invalid_argument_message([&] { run.step(); }), "a step in shares is under way"));
+    REQUIRE(
+        contains(invalid_argument_message([&] { run.apply_shares({first}); }), "cover 2 of the 4 shares"));
+    ShareGradient short_gradient = first;
+    short_gradient.gradient.pop_back();
+    REQUIRE(contains(invalid_argument_message([&] {
+                         run.apply_shares({short_gradient, first});
+                     }),
+                     "in order, each of"));
+    REQUIRE(run.steps_taken() == 0);
+    const ShareGradient second = run.share_gradient(2, 2);
+    run.apply_shares({first, second});
+    REQUIRE(run.steps_taken() == 1);
+    GrowthOptions odd = small_options();
+    odd.shares = 3;
+    REQUIRE(contains(invalid_argument_message([&] { GrowthRun(vocabulary, tokens, odd); }),
+                     "shares = 3 must be a power of two that divides the batch (4)"));
+    odd.shares = 8;
+    REQUIRE(contains(invalid_argument_message([&] { GrowthRun(vocabulary, tokens, odd); }), "shares = 8"));
+}
+
+TEST_CASE("the held-out copy share is the census's, on the same passages at every step", "[growth]") {
+    const Vocabulary vocabulary(kText);
+    GrowthOptions options = small_options();
+    options.model.context = options.batches.context = 48;  // passages of 20 to 24 characters
+    GrowthRun run(vocabulary, vocabulary.encode(kText), options);
+    const auto expected = [&] {
+        const auto passages = held_out_passages(run.config(), run.held_out_tokens());
+        REQUIRE(passages.size() == 400);
+        return measure_copying(run.config(), run.parameters(), passages).layers.back().induction_share;
+    };
+    for (int round = 0; round < 2; ++round) {
+        const double share = run.held_out_copy_share();
+        REQUIRE(share >= 0.0);
+        REQUIRE(share <= 1.0);
+        REQUIRE(share == expected());
+        for (int step = 0; step < 20; ++step) run.step();
+    }
+}

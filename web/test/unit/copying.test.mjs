@@ -4,6 +4,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import {
+  createGrower,
+  emptyGrowth,
+  growthRequest,
+  STEPS_PER_CALL,
+  started,
+  statusText,
+  stepped,
+} from '../../src/figures/copying/grower.js';
+import {
+  checkGrowSettings,
+  copyingLink,
+  READING_DEFAULTS,
+} from '../../src/figures/copying/link.js';
 import { aboutDuration, growthModel } from '../../src/figures/copying/model.js';
 import { copyingNoteText, guessLine } from '../../src/lib/copying-note.js';
 import { COPYING_HEAD, copyingLayer } from '../../src/trained/copying-head.js';
@@ -103,4 +117,183 @@ test('the guess names the three likeliest next letters, spaces made visible, non
     ]),
     'Its guess for the next letter: “c” 90%, “␣” 6%, “x” under 1%.',
   );
+});
+
+// Section 9's "grow it yourself": the request from the recorded recipe, the run's record and its
+// sentence, the loop on a fake worker, and the link's seed and steps.
+test('the grow request is the recorded run’s recipe with the reader’s seed', () => {
+  const request = growthRequest(7);
+  const { training, config } = saved;
+  assert.deepEqual(request, {
+    seed: 7,
+    shares: 4,
+    d: config.d,
+    context: config.context,
+    batch: training.batch,
+    repeated: training.repeatedWindows,
+    random: training.randomWindows,
+    shortest: 16,
+    longest: 64,
+    learningRate: training.learningRate,
+    warmup: training.warmupSteps,
+    laterStep: training.laterStep,
+    laterRandom: training.laterRandomWindows,
+  });
+});
+
+const answer = (step, losses, score) => ({
+  step,
+  losses: Float32Array.from(losses),
+  measure: { step, induction: [0.1, score] },
+});
+
+test('a run records the mean loss and layer 2’s score, and says when the head formed', () => {
+  let growth = started(emptyGrowth({ seed: 1, steps: 100 }), answer(0, [], 0.02));
+  assert.deepEqual(growth.induction, [{ x: 0, y: 0.02 }]);
+  growth = stepped(growth, answer(25, [4, 3], 0.1), 2.4);
+  assert.deepEqual(growth.loss, [{ x: 25, y: 3.5 }]);
+  assert.equal(
+    statusText(growth),
+    "Step 25 of 100, 2 s. Layer 2's induction score is 0.10; the head has not formed yet.",
+  );
+  growth = stepped(growth, answer(50, [2], 0.31), 6.6);
+  growth = stepped(growth, answer(75, [2], 0.29), 9);
+  assert.equal(growth.formedAt, 50); // the first crossing, kept when the score dips
+  assert.equal(
+    statusText(growth),
+    "Step 75 of 100, 9 s. The head formed at step 50, 7 s after the click: layer 2's induction score passed 0.3.",
+  );
+  assert.equal(stepped(growth, answer(100, [2], 0.5), 12).status, 'done');
+  const broken = stepped(growth, answer(100, [Number.NaN], 0.5), 12);
+  assert.equal(broken.status, 'failed');
+  assert.match(statusText(broken), /^The run stopped: the run diverged/);
+  for (const text of [statusText(growth), statusText(broken)]) assert.doesNotMatch(text, /NaN/);
+});
+
+// A worker that answers at once: growthStart, then growthSteps of `count` each (score 0.4 from
+// step 50 on); the second call of growthSteps is overtaken (stale: it never ran).
+function fakeCompute() {
+  const calls = [];
+  let step = 0;
+  let stepCalls = 0;
+  return {
+    calls,
+    describe: () => ({ mode: 'worker' }),
+    async run(channel, method, request) {
+      calls.push({ channel, method, request });
+      if (method === 'growthStart') return { value: { measure: { step: 0, induction: [0, 0] } } };
+      if (method !== 'growthSteps') return { value: {} };
+      stepCalls += 1;
+      if (stepCalls === 2) return { stale: true };
+      step += request.count;
+      return { value: answer(step, [3], step >= 50 ? 0.4 : 0.1) };
+    },
+  };
+}
+
+test('the grower steps to the reader’s count in calls of at most STEPS_PER_CALL, asking again when overtaken', async () => {
+  const compute = fakeCompute();
+  const seen = [];
+  let models = 0;
+  let clock = 0;
+  const grower = createGrower({
+    compute,
+    textFor: async () => 'some text',
+    onChange: (growth) => seen.push(growth.status),
+    onModel: () => {
+      models += 1;
+    },
+    now: () => (clock += 100),
+  });
+  await grower.start({ seed: 3, steps: 60 });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const growth = grower.growth();
+  assert.equal(growth.status, 'done');
+  assert.equal(growth.step, 60);
+  assert.equal(growth.formedAt, 50);
+  const counts = compute.calls
+    .filter((c) => c.method === 'growthSteps')
+    .map((c) => c.request.count);
+  // the overtaken call is asked for again
+  assert.deepEqual(counts, [
+    STEPS_PER_CALL,
+    STEPS_PER_CALL,
+    STEPS_PER_CALL,
+    60 - 2 * STEPS_PER_CALL,
+  ]);
+  assert.equal(compute.calls[0].request.seed, 3);
+  assert.equal(compute.calls[0].request.text, 'some text');
+  assert.equal(models, 4); // the start, and each call
+  assert.deepEqual(grower.mapRequest({ text: 'ab' }), {
+    channel: 'grow',
+    request: { name: 'copying-growth', text: 'ab' },
+  });
+  grower.stopOrGoOn(); // a finished run neither stops nor goes on
+  assert.equal(grower.growth().status, 'done');
+  assert.equal(seen[0], 'starting');
+});
+
+test('the link reads and writes the seed and steps of the head to grow', () => {
+  const { state, messages } = copyingLink.parse(new URLSearchParams('grow-seed=12&grow-steps=800'));
+  assert.deepEqual([state.seed, state.steps, messages], [12, 800, []]);
+  assert.deepEqual(copyingLink.serialize(state), [
+    ['grow-seed', '12'],
+    ['grow-steps', '800'],
+  ]);
+  assert.deepEqual(copyingLink.serialize(READING_DEFAULTS), []); // old links read the same
+  const bad = copyingLink.parse(new URLSearchParams('grow-seed=-1&grow-steps=99999'));
+  assert.deepEqual([bad.state.seed, bad.state.steps], [0, 2000]);
+  assert.equal(bad.messages.length, 2);
+  assert.match(bad.messages[0], /seed must be a whole number from 0 to 999,999/);
+  assert.deepEqual(checkGrowSettings(' 5 ', '300'), { value: { seed: 5, steps: 300 } });
+  assert.match(checkGrowSettings('1e3', '300').error, /^The seed must be a whole number/);
+  assert.match(
+    checkGrowSettings('1', '50').error,
+    /^The steps must be a whole number from 100 to 5,000\.$/,
+  );
+});
+
+test('a stopped run asks for nothing more, goes on where it stopped, and its seconds leave out the pause', async () => {
+  const pending = []; // the growthSteps calls not yet answered
+  let step = 0;
+  const compute = {
+    describe: () => ({ mode: 'worker' }),
+    run: (channel, method, request) =>
+      method === 'growthStart'
+        ? Promise.resolve({ value: { measure: { step: 0, induction: [0, 0] } } })
+        : new Promise((resolve) => pending.push({ request, resolve })),
+  };
+  let clock = 0;
+  const grower = createGrower({
+    compute,
+    textFor: async () => 'text',
+    onChange: () => {},
+    onModel: () => {},
+    now: () => clock,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const answerNext = async (seconds) => {
+    clock += seconds * 1000;
+    const call = pending.shift();
+    step += call.request.count;
+    call.resolve({ value: answer(step, [3], 0.1) });
+    await settle();
+  };
+  await grower.start({ seed: 0, steps: 100 });
+  await settle();
+  await answerNext(1); // step 25 at 1 s
+  grower.stopOrGoOn();
+  assert.equal(grower.growth().status, 'stopped');
+  await answerNext(1); // the call in flight at the stop still lands: step 50 at 2 s
+  assert.equal(pending.length, 0, 'nothing more asked while stopped');
+  assert.equal(grower.growth().step, 50);
+  clock += 60_000; // a minute's pause
+  grower.stopOrGoOn();
+  grower.stopOrGoOn(); // stop and go on again at once: still one loop
+  grower.stopOrGoOn();
+  await settle();
+  assert.equal(pending.length, 1);
+  await answerNext(1);
+  assert.equal(grower.growth().step, 75);
+  assert.equal(grower.growth().seconds, 3);
 });

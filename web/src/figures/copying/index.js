@@ -1,10 +1,12 @@
 // Section 9's figure: the copying head reading the reader's own text (either layer, its map, the
 // note and the model's guess for the next letter), live, with its state in the page's link
-// (link.js); and the recorded growth of the head (model.js), drawn once.
-// mount(element, { core, linkFor }) → { load(state, messages), destroy() }.
+// (link.js); the head the reader grows (growing.js), which the reading can show instead of the
+// saved one as it grows; and the recorded growth of the saved head (model.js), drawn once.
+// mount(element, { core, learning, linkFor }) → { load(state, messages), destroy() }.
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import { COPYING_HEAD, loadCopyingHead } from '../../trained/copying-head.js';
 import './copying.css';
+import { mountGrowing } from './growing.js';
 import { growthModel, readingModel } from './model.js';
 import { drawChart, drawReading, tableMarkup } from './render.js';
 
@@ -14,6 +16,11 @@ const READING_MARKUP = `
     <textarea id="copying-text" rows="2" spellcheck="false" autocomplete="off" aria-describedby="copying-text-message"></textarea>
     <p id="copying-text-message" class="field-message" aria-live="polite"></p>
   </div>
+  <fieldset class="copying-reading__layers copying-reading__sources">
+    <legend>Read with</legend>
+    <label><input type="radio" name="copying-source" value="saved" checked> the saved head</label>
+    <label><input type="radio" name="copying-source" value="grown" disabled> the head you grow</label>
+  </fieldset>
   <fieldset class="copying-reading__layers">
     <legend>Show</legend>
     <label><input type="radio" name="copying-layer" value="1"> layer 1, which looks one back</label>
@@ -24,6 +31,7 @@ const READING_MARKUP = `
   <p class="copying-reading__guesses"></p>`;
 
 const GROWTH_MARKUP = `
+  <h3 class="copying-grow__title">The recorded run</h3>
   <p class="copying-growth__legend"><span class="copying-growth__loss">— training loss</span> <span class="copying-growth__score">— layer 2's induction score</span></p>
   <div class="copying-growth__plot"><canvas role="img"></canvas></div>
   <p class="copying-growth__timing" data-role="timing"></p>
@@ -49,6 +57,7 @@ function readingParts(box) {
     text: $('textarea'),
     message: $('.field-message'),
     layers: [...box.querySelectorAll('input[name="copying-layer"]')],
+    sources: [...box.querySelectorAll('input[name="copying-source"]')],
     scroller: $('.copying-reading__scroller'),
     canvas: $('canvas'),
     note: $('.copying-reading__note'),
@@ -62,20 +71,30 @@ function showState(parts, state) {
   for (const radio of parts.layers) radio.checked = Number(radio.value) === state.layer;
 }
 
+// The map of the reader's text: the saved head's, here, or the grown one's, from its worker (only
+// the latest answer is drawn; null when a later request overtook this one). A refused text keeps
+// the last good map and says why.
+async function readingResult(core, grown, state) {
+  const fields = { text: state.text, layer: state.layer, detail: 'weights' };
+  const ask = grown?.();
+  if (!ask) return core.copyingHeadMap(fields);
+  const outcome = await ask.compute.run(ask.channel, 'growthMap', { ...ask.request, ...fields });
+  if (outcome.error) throw new Error(outcome.error);
+  return outcome.stale ? null : outcome.value; // overtaken: the later request draws
+}
+
 function mountReading(box, core, link) {
   const parts = readingParts(box);
-  const view = { model: null, cache: {} };
+  const view = { model: null, cache: {}, grown: null, asked: 0 };
   let state = link.initial;
   let notices = [...link.messages];
   const draw = () => view.model && drawReading(parts, view.model, view.cache);
-  function refresh() {
+  async function refresh() {
+    const asked = ++view.asked;
     let error = null;
     try {
-      const result = core.copyingHeadMap({
-        text: state.text,
-        layer: state.layer,
-        detail: 'weights',
-      });
+      const result = await readingResult(core, view.grown, state);
+      if (asked !== view.asked || result === null) return; // a later request is on its way
       view.model = readingModel(result);
       parts.note.textContent = view.model.note;
       parts.guesses.textContent = view.model.guesses;
@@ -100,27 +119,87 @@ function mountReading(box, core, link) {
   loadCopyingHead().then(refresh, (error) => {
     parts.message.textContent = error.message;
   });
-  return (next, messages) => {
-    state = next;
-    notices = [...messages];
-    showState(parts, state);
-    refresh();
+  return {
+    load(next, messages) {
+      state = next;
+      notices = [...messages];
+      showState(parts, state);
+      refresh();
+    },
+    // source: null (the saved head) or () → the grown head's map request (or null before it is).
+    useSource(source) {
+      view.grown = source;
+      parts.sources[0].checked = source === null;
+      parts.sources[1].checked = source !== null;
+      refresh();
+    },
+    enableGrown: () => {
+      parts.sources[1].disabled = false;
+    },
+    showsGrown: () => view.grown !== null,
+    refresh,
+    radios: parts.sources,
   };
 }
 
-export function mount(element, { core, linkFor }) {
+// The reading and the grow panel share the figure's part of the link: each saves its fields.
+function sharedLink(link) {
+  let state = link.initial;
+  return {
+    initial: state,
+    messages: link.messages,
+    save(fields) {
+      state = Object.freeze({ ...state, ...fields });
+      link.save(state);
+    },
+  };
+}
+
+// The grow panel, and the reading's switch between the saved head and the one growing: growing
+// starts on the grown head; after each call it asks for the grown head's map again.
+function mountGrowingWithReading(box, learning, link, reading) {
+  const grownSource = () => {
+    const ask = growing.grower.mapRequest({});
+    return ask && { compute: learning.compute, ...ask };
+  };
+  const growing = mountGrowing(box, {
+    learning,
+    link,
+    onModel: () => {
+      reading.enableGrown();
+      if (reading.showsGrown()) reading.refresh();
+      else if (growing.grower.growth()?.step === 0) reading.useSource(grownSource);
+    },
+  });
+  const [saved, grown] = reading.radios;
+  saved.addEventListener('change', () => reading.useSource(null));
+  grown.addEventListener('change', () => reading.useSource(grownSource));
+  return growing;
+}
+
+export function mount(element, { core, learning, linkFor }) {
   element.querySelector('.needs-script')?.remove();
-  const reading = Object.assign(document.createElement('div'), { className: 'copying-reading' });
-  const growth = Object.assign(document.createElement('div'), { className: 'copying-growth' });
-  element.prepend(reading, growth);
-  const load = mountReading(reading, core, linkFor('copying'));
+  const box = (className) => Object.assign(document.createElement('div'), { className });
+  const reading = box('copying-reading');
+  const runs = box('copying-runs');
+  const growing = box('copying-grow');
+  const growth = box('copying-growth');
+  runs.append(growing, growth);
+  element.prepend(reading, runs);
+  const link = sharedLink(linkFor('copying'));
+  const readingView = mountReading(reading, core, link);
+  const growingView = mountGrowingWithReading(growing, learning, link, readingView);
   const chart = mountGrowth(growth);
   return {
-    load,
+    load(state, messages) {
+      readingView.load(state, messages);
+      growingView.load(state, []);
+    },
     destroy() {
+      growingView.destroy();
       chart.destroy();
       reading.remove();
-      growth.remove();
+      runs.remove();
     },
   };
 }

@@ -32,17 +32,18 @@ function drawMark(chart, step, label, row, side) {
   ctx.restore();
 }
 
-// The marks: where the head forms (its label after the line) and, where the recipe changed its
-// mix, that step (its label before the line, a row lower).
-function formsPlugin(model) {
-  return {
-    id: 'copyingForms',
-    afterDatasetsDraw(chart) {
-      drawMark(chart, model.formedAt, model.formedLabel, 0, 'right');
-      if (model.mixAt !== null) drawMark(chart, model.mixAt, model.mixLabel, 1, 'left');
-    },
-  };
-}
+// The marks of the chart's model (the one updateChart last gave it): where the head forms (its
+// label after the line; none before it has) and, where the recipe changed its mix, that step (its
+// label before the line, a row lower).
+const formsPlugin = {
+  id: 'copyingForms',
+  afterDatasetsDraw(chart) {
+    const model = chart.$copying;
+    if (!model) return; // the first draw, inside the constructor
+    if (model.formedAt !== null) drawMark(chart, model.formedAt, model.formedLabel, 0, 'right');
+    if (model.mixAt !== null) drawMark(chart, model.mixAt, model.mixLabel, 1, 'left');
+  },
+};
 
 const axisTitle = (text, color) => ({ display: true, text, color });
 // Ticks formatted here, not by Chart.js's Intl.NumberFormat (lib/format.js axisTick).
@@ -60,7 +61,7 @@ export function drawChart(canvas, model) {
     pointRadius: 2,
     borderWidth: 2,
   });
-  return new Chart(canvas, {
+  const chart = new Chart(canvas, {
     type: 'line',
     data: {
       datasets: [
@@ -94,8 +95,20 @@ export function drawChart(canvas, model) {
         },
       },
     },
-    plugins: [formsPlugin(model)],
+    plugins: [formsPlugin],
   });
+  chart.$copying = model;
+  chart.update('none');
+  return chart;
+}
+
+// The live run's chart, redrawn with `model`'s points and marks (no animation).
+export function updateChart(chart, model) {
+  chart.$copying = model;
+  chart.data.datasets[0].data = model.loss;
+  chart.data.datasets[1].data = model.induction;
+  chart.options.scales.x.max = model.lastStep;
+  chart.update('none');
 }
 
 export function tableMarkup(rows) {
