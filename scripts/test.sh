@@ -91,7 +91,7 @@ summary() {
     "$([ "$failed" = 0 ] && echo 'all passed' || echo "$failed of ${#stages[@]} stages did not pass")"
 }
 
-stage "lint: Biome, clang-format, function length, figure imports, tree, docs" 600 \
+stage "lint: Biome, clang-format, function length, layers, tree, docs" 600 \
   bash scripts/lint.sh
 
 native=0
