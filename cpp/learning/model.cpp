@@ -11,6 +11,7 @@
 #include "attention/kernel/product_job.hpp"
 #include "attention/statistics.hpp"
 #include "learning/backward.hpp"
+#include "learning/loss.hpp"
 #include "tutorial/torch_random.hpp"
 
 #include <algorithm>
@@ -66,21 +67,13 @@ void require_parameter_shapes(const ModelConfig& config, const Parameters& p) {
                       Parameters::names()[static_cast<std::size_t>(n)]);
 }
 
-// Input ids of window b, position t (the last token of a window is only ever a target).
-int input_token(const Batch& batch, int b, int t) {
-    return batch.tokens[Matrix::index(b, t, batch.context + 1)];
-}
-int target_token(const Batch& batch, int b, int t) {
-    return batch.tokens[Matrix::index(b, t + 1, batch.context + 1)];
-}
-
 // x (B·T, d) = E[token] + P[position].
 Matrix embed(const Parameters& p, const Batch& batch) {
     const int T = batch.context, d = p.embedding.cols;
     Matrix x(batch.batch * T, d);
     for (int b = 0; b < batch.batch; ++b)
         for (int t = 0; t < T; ++t) {
-            const float* e_row = p.embedding.row(input_token(batch, b, t));
+            const float* e_row = p.embedding.row(input_token(batch, b * T + t));
             const float* p_row = p.position.row(t);
             float* x_row = x.row(b * T + t);
             for (int c = 0; c < d; ++c) x_row[c] = e_row[c] + p_row[c];
@@ -142,42 +135,6 @@ WindowAttention causal_attention(const Matrix& q, const Matrix& k, const Matrix&
     return result;
 }
 
-// Mean cross-entropy of logits (N, V) against the batch's targets, in double. With
-// keep_probabilities, also turns the logits into their softmax in place, for loss_gradient().
-double cross_entropy(Matrix& logits, const Batch& batch, bool keep_probabilities) {
-    const int N = logits.rows, V = logits.cols, T = batch.context;
-    double total = 0;
-    for (int n = 0; n < N; ++n) {
-        float* row = logits.row(n);
-        const int target = target_token(batch, n / T, n % T);
-        // −log softmax(z)[target] = max + log Σ exp(z − max) − z[target]: the max keeps exp finite.
-        float row_max = -std::numeric_limits<float>::infinity();
-        for (int j = 0; j < V; ++j) row_max = std::max(row_max, row[j]);
-        double sum = 0;
-        for (int j = 0; j < V; ++j) sum += static_cast<double>(std::exp(row[j] - row_max));
-        total += static_cast<double>(row_max) + std::log(sum) - static_cast<double>(row[target]);
-        if (!keep_probabilities) continue;
-        for (int j = 0; j < V; ++j)
-            row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
-    }
-    if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
-    return total / N;
-}
-
-// The loss's gradient with respect to the logits, (softmax − one-hot) / N, from the
-// probabilities (N, V) that cross_entropy() left.
-Matrix loss_gradient(const Matrix& probabilities, const Batch& batch) {
-    const int N = probabilities.rows, V = probabilities.cols, T = batch.context;
-    Matrix d_logits(N, V);
-    for (int n = 0; n < N; ++n) {
-        const float* row = probabilities.row(n);
-        float* g = d_logits.row(n);
-        for (int j = 0; j < V; ++j) g[j] = row[j] / static_cast<float>(N);
-        g[target_token(batch, n / T, n % T)] -= 1.0f / static_cast<float>(N);
-    }
-    return d_logits;
-}
-
 // x = E[token] + P[position]: each row's gradient d_x (B·T, d) goes to its token's and its
 // position's row of g.
 void embedding_backward(const Matrix& d_x, const Batch& batch, Parameters& g) {
@@ -185,7 +142,7 @@ void embedding_backward(const Matrix& d_x, const Batch& batch, Parameters& g) {
     for (int b = 0; b < batch.batch; ++b)
         for (int t = 0; t < T; ++t) {
             const float* d_x_row = d_x.row(b * T + t);
-            float* e_row = g.embedding.row(input_token(batch, b, t));
+            float* e_row = g.embedding.row(input_token(batch, b * T + t));
             float* p_row = g.position.row(t);
             for (int c = 0; c < d; ++c) {
                 e_row[c] += d_x_row[c];
@@ -312,7 +269,7 @@ Evaluation forward(const ModelConfig& config, const Parameters& p, const Batch& 
         acts.h = acts.x;
     }
     acts.probabilities = multiply(acts.h, p.unembedding);
-    result.loss = cross_entropy(acts.probabilities, batch, kept != nullptr);
+    result.loss = cross_entropy(acts.probabilities, batch);
     return result;
 }
 
@@ -325,7 +282,8 @@ void backward(const ModelConfig& config, const Parameters& p, const Batch& batch
     // (gradient of the output)·(weight)ᵀ. The passes of forward(), in reverse.
     for (Matrix* m : g.all()) std::fill(m->values.begin(), m->values.end(), 0.0f);
     // 3. loss, logits = h·U;  h = x + heads·Wo.
-    const Matrix d_logits = loss_gradient(acts.probabilities, batch);
+    Matrix d_logits = acts.probabilities;
+    to_loss_gradient(d_logits, batch);
     add_transposed_times(g.unembedding, acts.h, d_logits);
     Matrix d_h(B * T, d);
     add_times_transposed(d_h, d_logits, p.unembedding);

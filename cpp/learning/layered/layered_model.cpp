@@ -16,6 +16,7 @@
 #include "attention/scale.hpp"
 #include "learning/attention_gradients.hpp"
 #include "learning/layered/layer_norm.hpp"
+#include "learning/loss.hpp"
 #include "learning/model.hpp"
 #include "tutorial/torch_random.hpp"
 
@@ -74,15 +75,6 @@ void require_batch(const LayeredConfig& config, const std::vector<float>& parame
         throw std::invalid_argument("the parameter buffer holds " + std::to_string(parameters.size()) +
                                     " numbers; the config needs " + std::to_string(total));
     check_batch(batch, config.context, config.vocabulary);
-}
-
-int input_token(const Batch& batch, int row) {
-    const int T = batch.context;
-    return batch.tokens[Matrix::index(row / T, row % T, T + 1)];
-}
-int target_token(const Batch& batch, int row) {
-    const int T = batch.context;
-    return batch.tokens[Matrix::index(row / T, row % T + 1, T + 1)];
 }
 
 // The fast path's exponentials: out[j] = exp(x[j]·factor − shift) for j < n, which must not be
@@ -157,36 +149,15 @@ void causal_attention(Matrix& weights, float* output, const float* q, const floa
         });
 }
 
-// −log softmax(z)[target] for one row z of logits, turning the row into its softmax in place:
-// max + log Σ exp(z − max) − z[target], where the max keeps exp finite. The reference sums in
-// double; the fast path in float, from one exponential per logit.
-template <bool Fused>
-double row_loss(float* row, int V, int target) {
+// The fast path's row loss (loss.hpp's row_loss, the reference, sums in double): the row's
+// exponentials a vector at a time, and their sum, in float.
+double fused_row_loss(float* row, int V, int target) {
     const float row_max = *std::max_element(row, row + V);
     const float logit = row[target];
-    if constexpr (Fused) {
-        const float sum = exponentials(row, row, V, 1.0f, row_max);
-        const float inverse = 1.0f / sum;
-        for (int j = 0; j < V; ++j) row[j] *= inverse;
-        return static_cast<double>(row_max) + std::log(static_cast<double>(sum)) - static_cast<double>(logit);
-    } else {
-        double sum = 0;
-        for (int j = 0; j < V; ++j) sum += std::exp(static_cast<double>(row[j] - row_max));
-        for (int j = 0; j < V; ++j)
-            row[j] = static_cast<float>(std::exp(static_cast<double>(row[j] - row_max)) / sum);
-        return static_cast<double>(row_max) + std::log(sum) - static_cast<double>(logit);
-    }
-}
-
-// Mean cross-entropy of logits (N, V) against the batch's targets; turns the logits into their
-// softmax in place.
-template <bool Fused>
-double cross_entropy(Matrix& logits, const Batch& batch) {
-    double total = 0;
-    for (int n = 0; n < logits.rows; ++n)
-        total += row_loss<Fused>(logits.row(n), logits.cols, target_token(batch, n));
-    if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
-    return total / logits.rows;
+    const float sum = exponentials(row, row, V, 1.0f, row_max);
+    const float inverse = 1.0f / sum;
+    for (int j = 0; j < V; ++j) row[j] *= inverse;
+    return static_cast<double>(row_max) + std::log(static_cast<double>(sum)) - static_cast<double>(logit);
 }
 
 // One layer's forward: from acts.input (filled by the caller), everything else of acts, and the
@@ -249,7 +220,10 @@ double forward_passes(const LayeredConfig& config, const std::vector<float>& par
     reset(acts.probabilities, N, config.vocabulary);
     add_product<Fused>(acts.probabilities.values.data(), acts.residual.values.data(), p + layout.unembedding,
                        N, d, config.vocabulary);
-    return cross_entropy<Fused>(acts.probabilities, batch);
+    if constexpr (Fused)
+        return mean_loss(acts.probabilities, batch, fused_row_loss);
+    else
+        return cross_entropy(acts.probabilities, batch);
 }
 
 // One layer's backward: buffers.d_x (B·T, d) is the gradient of the stream after the layer on
@@ -305,11 +279,7 @@ void backward_passes(const LayeredConfig& config, const std::vector<float>& para
     LayeredGradientBuffers& buffers = acts.buffers;
     Matrix &d_logits = buffers.d_logits, &d_x = buffers.d_x;
     d_logits = acts.probabilities;
-    for (int n = 0; n < N; ++n) {
-        float* row = d_logits.row(n);
-        for (int j = 0; j < V; ++j) row[j] /= static_cast<float>(N);
-        row[target_token(batch, n)] -= 1.0f / static_cast<float>(N);
-    }
+    to_loss_gradient(d_logits, batch);
     add_transposed<Fused>(g + layout.unembedding, acts.residual.values.data(), d_logits.values.data(), N, d,
                           V);
     reset(d_x, N, d);
