@@ -1,5 +1,6 @@
-// corpus: a text turned into the character model's token ids, and the seeded sampler that
-// cuts training batches out of it.
+// corpus: a text turned into the character model's token ids, the seeded sampler that cuts
+// training batches out of it, and how a model's guesses at a batch's next tokens are scored: the
+// loss both models learn from (model.cpp's one head, layered_model.cpp's layers).
 //
 // A token is one Unicode code point (tokenize() in character mode); the vocabulary
 // is the text's distinct characters in byte order of their UTF-8, so the same text always
@@ -9,8 +10,12 @@
 // It is not a tokenizer library: no words, no subwords, no unknown-token id.
 #pragma once
 
+#include "attention/matrix.hpp"
+
+#include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -76,5 +81,35 @@ Batch consecutive_windows(const std::vector<int>& tokens, int count, int context
 // The whole file at path, as bytes (the command-line tools' corpus). Throws
 // std::invalid_argument naming the path when it cannot be opened.
 std::string read_text_file(const std::string& path);
+
+// The loss.
+// Row n of a batch's stacked (B·T, ·) matrices is window n / T, position n % T: the token it
+// reads, and the next one, which it must guess.
+int input_token(const Batch& batch, int row);
+int target_token(const Batch& batch, int row);
+
+// −log softmax(z)[target] for one row z of V logits, turning the row into its softmax in place:
+// max + log Σ exp(z − max) − z[target], the max keeping exp finite, each exponential and the
+// sum in double. The reference every run is compared with.
+double row_loss(float* row, int V, int target);
+
+// The mean of row_loss (or of a faster row loss with its signature) over the rows of logits
+// (B·T, V) against the batch's targets; leaves the softmax in logits. Throws
+// std::invalid_argument when the mean is not finite: the run diverged.
+template <class RowLoss>
+double mean_loss(Matrix& logits, const Batch& batch, RowLoss row_loss_of) {
+    double total = 0;
+    for (int n = 0; n < logits.rows; ++n)
+        total += row_loss_of(logits.row(n), logits.cols, target_token(batch, n));
+    if (!std::isfinite(total)) throw std::invalid_argument("the loss is not finite: the run diverged");
+    return total / logits.rows;
+}
+inline double cross_entropy(Matrix& logits, const Batch& batch) {
+    return mean_loss(logits, batch, row_loss);
+}
+
+// Turns the softmax (B·T, V) that cross_entropy() left into the loss's gradient with respect to
+// the logits, in place: (softmax − one-hot of the target) / (B·T).
+void to_loss_gradient(Matrix& probabilities, const Batch& batch);
 
 }  // namespace attention

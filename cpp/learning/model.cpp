@@ -11,7 +11,6 @@
 #include "attention/kernel/product_job.hpp"
 #include "attention/statistics.hpp"
 #include "learning/backward.hpp"
-#include "learning/loss.hpp"
 #include "tutorial/torch_random.hpp"
 
 #include <algorithm>

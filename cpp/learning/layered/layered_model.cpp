@@ -16,7 +16,6 @@
 #include "attention/scale.hpp"
 #include "learning/attention_gradients.hpp"
 #include "learning/layered/layer_norm.hpp"
-#include "learning/loss.hpp"
 #include "learning/model.hpp"
 #include "tutorial/torch_random.hpp"
 
