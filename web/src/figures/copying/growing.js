@@ -2,8 +2,10 @@
 // steps (in the page's link), the sentence that says where the run is and when the head formed,
 // and the live chart, drawn as the answers come (grower.js runs the loop in the worker).
 // mountGrowing(box, { learning, link, onModel }) → { grower, load(settings), destroy() }.
+import { COPYING_HEAD } from '../../trained/copying-head.js';
 import { createGrower, statusText } from './grower.js';
 import { checkGrowSettings } from './link.js';
+import { mixChangeOf } from './model.js';
 import { drawChart, updateChart } from './render.js';
 
 const MARKUP = `
@@ -22,16 +24,21 @@ const MARKUP = `
     <p>The recipe is the recorded run's: two layers of width 48, batches of 16 windows of 96 characters from the first 60,000 characters of the Shakespeare text, and in 8 of the 16 windows a string repeated to fill it: random letters, and from step 1,000 on 2 of the 8 a snippet of Shakespeare. Adam at a rate of 0.01. The seed picks the starting weights and the batches. A worker thread takes the steps, so the page stays free; every 25 steps it measures layer 2's induction score on 32 random strings shown twice, and the head counts as formed once that reaches 0.3.</p>
   </details>`;
 
-// The chart's model for the live run: the recorded chart's fields with the run's points.
+// The chart's model for the live run: the recorded chart's fields with the run's points. The run
+// follows the recorded recipe, so its loss steps down where the recorded one does, for the same
+// reason (Shakespeare joins the random strings), and the chart marks it the same way.
+const MIX_AT = mixChangeOf(COPYING_HEAD.training);
 function liveModel(growth) {
+  const lastStep = growth?.settings.steps ?? 2000;
+  const mixAt = MIX_AT !== null && MIX_AT < lastStep ? MIX_AT : null;
   return {
     loss: growth?.loss ?? [],
     induction: growth?.induction ?? [],
     formedAt: growth?.formedAt ?? null,
     formedLabel: growth?.formedAt == null ? '' : `formed: step ${growth.formedAt}`,
-    mixAt: null,
-    mixLabel: '',
-    lastStep: growth?.settings.steps ?? 2000,
+    mixAt,
+    mixLabel: mixAt === null ? '' : 'Shakespeare joins',
+    lastStep,
   };
 }
 

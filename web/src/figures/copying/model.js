@@ -18,7 +18,7 @@ export function aboutDuration(seconds) {
 // The step from which snippets of the text joined the random strings (training.laterStep, absent
 // or −1 when the recipe kept one mix), or null. The loss drops there for another reason than the
 // head: a snippet of Shakespeare is easier to guess than a random string.
-const mixChangeOf = (training) => (training.laterStep >= 0 ? training.laterStep : null);
+export const mixChangeOf = (training) => (training.laterStep >= 0 ? training.laterStep : null);
 
 // curve: { step, trainLoss, heldOutLoss, induction: [layer 1, layer 2] }; training: { crossed03,
 // msPerStep, steps, laterStep }.
