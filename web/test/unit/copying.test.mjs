@@ -13,6 +13,7 @@ import {
   statusText,
   stepped,
 } from '../../src/figures/copying/grower.js';
+import { createGrownHead, MAP_CHANNEL } from '../../src/figures/copying/grown-head.js';
 import {
   checkGrowSettings,
   copyingLink,
@@ -296,4 +297,30 @@ test('a stopped run asks for nothing more, goes on where it stopped, and its sec
   await answerNext(1);
   assert.equal(grower.growth().step, 75);
   assert.equal(grower.growth().seconds, 3);
+});
+
+test('the page’s grown head tells its listeners, and maps only the run the link names', async () => {
+  const compute = fakeCompute();
+  const learning = { compute, load: async () => ({ shakespeare: 'some text' }) };
+  const grown = createGrownHead(learning);
+  const heard = [];
+  const unlisten = grown.listen((kind, growth) => heard.push(`${kind} ${growth.status}`));
+  const fields = { text: 'ab', layer: 2, detail: 'first-rows' };
+  assert.equal(grown.mapFor({ seed: 3, steps: 60 }, fields), null, 'nothing grown yet');
+  await grown.grow({ seed: 3, steps: 60 });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(grown.grower.growth().status, 'done');
+  assert.equal(heard[0], 'change starting');
+  assert.ok(heard.includes('model done'));
+  const ask = grown.mapFor({ seed: 3, steps: 60 }, fields);
+  assert.equal(ask.channel, MAP_CHANNEL);
+  assert.equal(MAP_CHANNEL.split('/')[0], 'grow', 'on the worker that holds the run');
+  assert.equal(ask.compute, compute);
+  assert.deepEqual(ask.request, { name: 'copying-growth', ...fields });
+  assert.equal(grown.mapFor({ seed: 4, steps: 60 }, fields), null, 'another seed');
+  assert.equal(grown.mapFor({ seed: 3, steps: 2000 }, fields), null, 'another length');
+  unlisten();
+  const before = heard.length;
+  grown.grower.stopOrGoOn();
+  assert.equal(heard.length, before, 'a listener that left hears nothing');
 });

@@ -1,8 +1,9 @@
 // Section 9's "grow it yourself" panel: the button (grow, stop, go on), the seed and the number of
 // steps (in the page's link), the sentence that says where the run is and when the head formed,
 // and the live chart, drawn as the answers come (grower.js runs the loop in the worker).
-// mountGrowing(box, { learning, link, onModel }) → { grower, load(settings), destroy() }.
-import { createGrower, statusText } from './grower.js';
+// The run is the page's one grown head (grown-head.js), which section 4's map can show too.
+// mountGrowing(box, { grown, link, onModel, showOnMap }) → { grower, load(settings), destroy() }.
+import { statusText } from './grower.js';
 import { checkGrowSettings } from './link.js';
 import { drawChart, updateChart } from './render.js';
 
@@ -13,6 +14,7 @@ const MARKUP = `
     <label>seed <input type="number" data-role="seed" min="0" max="999999" step="1" inputmode="numeric"></label>
     <label>steps <input type="number" data-role="steps" min="100" max="5000" step="100" inputmode="numeric"></label>
     <button type="button" data-role="pause" hidden>Stop</button>
+    <button type="button" data-role="map" hidden>Show it on the map</button>
   </div>
   <p class="field-message" data-role="message" aria-live="polite"></p>
   <p class="copying-grow__status" data-role="status" aria-live="polite">Your browser grows the same two layers from scratch, with the recipe of the recorded run below.</p>
@@ -45,6 +47,7 @@ function buttonLabels(parts, growth) {
   parts.grow.textContent = running ? 'Start again' : 'Grow it';
   parts.pause.hidden = !growth || !['growing', 'stopped'].includes(growth.status);
   parts.pause.textContent = growth?.status === 'stopped' ? 'Go on' : 'Stop';
+  parts.map.hidden = !growth || ['starting', 'failed'].includes(growth.status);
 }
 
 function panelParts(box) {
@@ -53,6 +56,7 @@ function panelParts(box) {
   return {
     grow: $('grow'),
     pause: $('pause'),
+    map: $('map'),
     seed: $('seed'),
     steps: $('steps'),
     message: $('message'),
@@ -61,7 +65,7 @@ function panelParts(box) {
   };
 }
 
-export function mountGrowing(box, { learning, link, onModel }) {
+export function mountGrowing(box, { grown, link, onModel, showOnMap }) {
   const parts = panelParts(box);
   let settings = link.initial;
   const chart = drawChart(parts.canvas, liveModel(null));
@@ -75,12 +79,9 @@ export function mountGrowing(box, { learning, link, onModel }) {
       buttonLabels(parts, growth);
     });
   };
-  const grower = createGrower({
-    compute: learning.compute,
-    textFor: async () => (await learning.load()).shakespeare,
-    onChange: draw,
-    onModel,
-  });
+  const { grower } = grown;
+  const unlisten = grown.listen((kind, growth) => (kind === 'change' ? draw(growth) : onModel()));
+  draw(grower.growth()); // a run started from the map before this panel mounted
   const show = (next) => {
     parts.seed.value = String(next.seed);
     parts.steps.value = String(next.steps);
@@ -94,6 +95,7 @@ export function mountGrowing(box, { learning, link, onModel }) {
     grower.start(settings);
   });
   parts.pause.addEventListener('click', () => grower.stopOrGoOn());
+  parts.map.addEventListener('click', showOnMap);
   show(settings);
   return {
     grower,
@@ -104,7 +106,7 @@ export function mountGrowing(box, { learning, link, onModel }) {
     },
     destroy() {
       cancelAnimationFrame(frame);
-      grower.destroy();
+      unlisten();
       chart.destroy();
     },
   };
