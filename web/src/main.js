@@ -318,6 +318,7 @@ async function start() {
   const pictures = createPictureWants();
   // The page's one grown head: section 9 grows it, the map can show it.
   const grown = createGrownHead(learning);
+  declare({ growthWorkers: grown.grower.workers });
   const wanted = () => links.stateOf('copying') ?? READING_DEFAULTS;
   const store = createStore(core, {
     hash: location.hash,

@@ -362,3 +362,40 @@ describe('the head the reader grows, on the main map', () => {
     });
   });
 });
+
+// The map's weights once the head of seed 2 has grown 100 steps from the map's note, on a page that
+// reports `cores` cores (and so takes each step on growthWorkers of them), with the number of
+// workers it used.
+async function grownWeights(cores) {
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  try {
+    await page.addInitScript((n) => {
+      Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n });
+    }, cores);
+    await page.goto(
+      chromium.url(
+        `#vectors=grown-2&grow-seed=2&grow-steps=100&text=${encodeURIComponent(PHRASE)}`,
+      ),
+    );
+    await noteMentions(page, /has not grown/, 30_000);
+    await page.click('[data-role="recipe-note"] button');
+    await noteMentions(page, /at step 100 of 100\./, 120_000);
+    const workers = await page.evaluate(() => document.documentElement.dataset.growthWorkers);
+    const rows = await downloadedWeights(page);
+    assert.deepEqual(problems, []);
+    return { workers, rows };
+  } finally {
+    await page.close();
+  }
+}
+
+describe('growing on several workers in the page', () => {
+  test('four reported cores grow on two workers, to the map one worker grows', async () => {
+    const one = await grownWeights(2);
+    const two = await grownWeights(4);
+    assert.deepEqual([one.workers, two.workers], ['1', '2']);
+    assert.equal(two.rows.length, [...PHRASE].length);
+    assert.deepEqual(two.rows, one.rows);
+  });
+});

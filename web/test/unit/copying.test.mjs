@@ -226,7 +226,7 @@ test('the grower steps to the reader’s count in calls of at most STEPS_PER_CAL
   assert.equal(compute.calls[0].request.text, 'some text');
   assert.equal(models, 4); // the start, and each call
   assert.deepEqual(grower.mapRequest({ text: 'ab' }), {
-    channel: 'grow',
+    channel: 'grow@0/read',
     request: { name: 'copying-growth', text: 'ab' },
   });
   grower.stopOrGoOn(); // a finished run neither stops nor goes on
@@ -314,7 +314,7 @@ test('the page’s grown head tells its listeners, and maps only the run the lin
   assert.ok(heard.includes('model done'));
   const ask = grown.mapFor({ seed: 3, steps: 60 }, fields);
   assert.equal(ask.channel, MAP_CHANNEL);
-  assert.equal(MAP_CHANNEL.split('/')[0], 'grow', 'on the worker that holds the run');
+  assert.equal(MAP_CHANNEL, 'grow@0/map', 'on the worker whose copy the maps read');
   assert.equal(ask.compute, compute);
   assert.deepEqual(ask.request, { name: 'copying-growth', ...fields });
   assert.equal(grown.mapFor({ seed: 4, steps: 60 }, fields), null, 'another seed');

@@ -21,7 +21,7 @@ const MARKUP = `
   <div class="copying-growth__plot"><canvas role="img" aria-label="Your run: nothing grown yet."></canvas></div>
   <details class="copying-grow__how">
     <summary>How your browser grows it</summary>
-    <p>The recipe is the recorded run's: two layers of width 48, batches of 16 windows of 96 characters from the first 60,000 characters of the Shakespeare text, and in 8 of the 16 windows a string repeated to fill it: random letters, and from step 1,000 on 2 of the 8 a snippet of Shakespeare. Adam at a rate of 0.01. The seed picks the starting weights and the batches. A worker thread takes the steps, so the page stays free; every 25 steps it measures layer 2's induction score on 32 random strings shown twice, and the head counts as formed once that reaches 0.3.</p>
+    <p>The recipe is the recorded run's: two layers of width 48, batches of 16 windows of 96 characters from the first 60,000 characters of the Shakespeare text, and in 8 of the 16 windows a string repeated to fill it: random letters, and from step 1,000 on 2 of the 8 a snippet of Shakespeare. Adam at a rate of 0.01. The seed picks the starting weights and the batches. A worker thread takes the steps, so the page stays free (on four cores or more, two or four share each step, each a part of the batch, adding the parts in a fixed order so the run is the same); every 25 steps it measures layer 2's induction score on 32 random strings shown twice, and the head counts as formed once that reaches 0.3.</p>
   </details>`;
 
 // The chart's model for the live run: the recorded chart's fields with the run's points.

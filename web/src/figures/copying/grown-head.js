@@ -4,13 +4,22 @@
 // run (its status, its step) and every change of the model.
 // createGrownHead(learning) → { grower, listen(fn) → unlisten, grow(settings),
 // mapFor(settings, fields) → { compute, channel, request } | null }.
-import { createGrower } from './grower.js';
+import { growthWorkers } from '../../compute/worker-count.js';
+import { createGrower, SHARES, stepChannel } from './grower.js';
 
-// The map's own channel beside the steps' ('grow'), on the same worker (learning.js): a map asked
-// for there never overtakes a step, nor a step the map.
-export const MAP_CHANNEL = 'grow/map';
+// The map's own channel beside the steps', on the worker whose copy the maps read (learning.js):
+// a map asked for there never overtakes a step, nor a step the map.
+export const MAP_CHANNEL = `${stepChannel(0)}/map`;
 
-export function createGrownHead(learning) {
+// As many as asked, halved until learning has that many workers (it stays a power of two).
+function fitting(workers, available) {
+  let fit = workers;
+  while (fit > available && fit > 1) fit /= 2;
+  return fit;
+}
+
+// workers: how many take each step, never more than learning has.
+export function createGrownHead(learning, workers = growthWorkers(SHARES)) {
   const listeners = new Set();
   const tell = (kind, growth) => {
     for (const listener of listeners) listener(kind, growth);
@@ -20,6 +29,7 @@ export function createGrownHead(learning) {
     textFor: async () => (await learning.load()).shakespeare,
     onChange: (growth) => tell('change', growth),
     onModel: () => tell('model', grower.growth()),
+    workers: fitting(workers, learning.workers ?? 1),
   });
   return {
     grower,
