@@ -33,7 +33,7 @@ function describeAll(clients) {
 // (web/assets/learning-results.json), or null when the build had none. compute runs the learning
 // module's calls in workers of their own (`workers` of them, compute/client.js each): a
 // channel keeps the worker it was first given (round robin), so each training run keeps its
-// state in one place. It loads the section on its first call; until then describe() says
+// state in one place; 'run/part' goes where 'run' does, and 'run@k' to worker k. It loads the section on its first call; until then describe() says
 // 'starting'. options: what createCompute takes besides the core and the worker (onNotice,
 // onMode).
 export function createLearning({
@@ -71,9 +71,14 @@ export function createLearning({
     return loaded;
   }
 
+  // A channel named 'run/part' shares the worker of 'run' (where that run keeps its state), and
+  // 'run@k' is pinned to worker k (of `workers`), for a run that spans several.
   function clientFor(channel) {
-    if (!channels.has(channel)) channels.set(channel, channels.size % clients.length);
-    return clients[channels.get(channel)];
+    const run = channel.split('/')[0];
+    const pinned = /@(\d+)$/.exec(run);
+    if (pinned) return clients[Number(pinned[1]) % clients.length];
+    if (!channels.has(run)) channels.set(run, channels.size % clients.length);
+    return clients[channels.get(run)];
   }
 
   const compute = {
@@ -92,5 +97,5 @@ export function createLearning({
     },
   };
 
-  return { load, compute };
+  return { load, compute, workers };
 }

@@ -16,7 +16,9 @@ import { createHashSync } from './lib/hash-sync.js';
 import { setupInPageLinks } from './lib/in-page-links.js';
 import { linkHash, parseParts } from './link.js';
 import { heroLink } from './figures/hero/link.js';
-import { copyingLink } from './figures/copying/link.js';
+import { copyingLink, READING_DEFAULTS } from './figures/copying/link.js';
+import { createGrownHead } from './figures/copying/grown-head.js';
+import { GROWN_CHOICE } from './trained/copying-head.js';
 import { nameTagsLink } from './figures/name-tags/link.js';
 import { scaleLink } from './figures/scale-chart/link.js';
 import { trainingLink } from './figures/training/link.js';
@@ -79,8 +81,9 @@ function declare(facts) {
 // (pictures.js); the bytes its core holds are declared beside the page's. A saved model's maps
 // are small and computed on the page, once its weights have loaded (only the page's copy of
 // the core holds them).
-function backgroundMap(compute, core, pictures) {
+function backgroundMap(compute, core, pictures, grownMap) {
   return async (state) => {
+    if (state.vectors === GROWN_CHOICE) return grownMap(state);
     if (savedModelOf(state)) return savedModelMap(core, state);
     const outcome = await compute.runPainted(
       'map',
@@ -106,6 +109,37 @@ async function savedModelMap(core, state) {
   } catch (error) {
     return { error: error.message, field: error.field };
   }
+}
+
+// Layer 2 of the head the reader grows (vectors=grown-2), from the worker that grows it, when this
+// page grows the run the link names (its grow-seed and grow-steps: wanted()); until then the saved
+// head's layer 2 stands in, and the map's note offers to grow it (a link never starts a run).
+// The result says which: `grown` (figures/attention-map/grown-note.js).
+function grownHeadMap(core, grown, wanted) {
+  return async (state) => {
+    const settings = wanted();
+    const ask = grown.mapFor(settings, { text: state.text, layer: 2, detail: state.detail });
+    if (!ask) {
+      const outcome = await savedModelMap(core, { ...state, vectors: 'copying-2' });
+      const standIn = { seed: settings.seed, steps: settings.steps, standIn: true };
+      return outcome.value ? { ...outcome, value: { ...outcome.value, grown: standIn } } : outcome;
+    }
+    const outcome = await ask.compute.run(ask.channel, 'growthMap', ask.request);
+    if (!outcome.value) return outcome; // refused (its message goes beside the text) or overtaken
+    const { step } = outcome.value;
+    const status = grown.grower.growth()?.status ?? 'growing';
+    return { ...outcome, value: { ...outcome.value, grown: { ...settings, step, status } } };
+  };
+}
+
+// The map follows the grown head while it shows it: each change of the run asks for it again.
+function followGrownHead(store, grown) {
+  const refresh = () => {
+    if (store.getSnapshot()?.requested.vectors === GROWN_CHOICE)
+      store.dispatch({ type: 'refresh' });
+  };
+  grown.listen(refresh);
+  return refresh;
 }
 
 // Hands each snapshot to every figure: the first (the map) at once, the others one per task
@@ -165,13 +199,19 @@ function mountLater(slot, context, mounted, store) {
 // onMapShown() is called in the task after the first figure (the map) has mounted and drawn.
 // What one figure shows of another's travels here, in the context: the map draws the
 // experiment's note with the experiments figure's renderer, never by importing it.
-async function mountAll(core, store, mounted, { compute, learning, pictures, links, onMapShown }) {
+async function mountAll(
+  core,
+  store,
+  mounted,
+  { compute, learning, grown, pictures, links, onMapShown },
+) {
   const showExperimentNote = experiments.noteRenderer(core);
   const context = {
     core,
     dispatch: store.dispatch,
     compute,
     learning,
+    grown,
     pictures,
     showExperimentNote,
     links,
@@ -190,7 +230,8 @@ async function mountAll(core, store, mounted, { compute, learning, pictures, lin
 // The page's link (link.js): the map's state from the store, each linked figure's from the
 // figure. linkFor(name) is a figure's handle on its part: { initial, messages, save(state) }. A
 // link that arrives later (pasted, Back) reaches the store and every linked figure's load().
-function createLinks(store, core) {
+// afterLoad() runs once a link that arrived later has reached every part.
+function createLinks(store, core, afterLoad) {
   // Only the parts of figures on this page: an embedded figure's link holds its own state.
   const parts = LINKED.filter(({ name }) => document.querySelector(`[data-figure="${name}"]`));
   const context = { core }; // what parts check against: the core's limits and budgets
@@ -210,6 +251,7 @@ function createLinks(store, core) {
       store.dispatch({ type: 'load', hash: link });
       ({ states, messages } = parseParts(link, parts, context));
       for (const [name, figure] of byName) figure.load?.(states[name], messages[name] ?? []);
+      afterLoad();
     },
   });
   return {
@@ -223,6 +265,7 @@ function createLinks(store, core) {
         states,
       ),
     mounted: (name, figure) => byName.set(name, figure),
+    stateOf: (name) => states[name],
     follow: (follower) => followers.add(follower),
     linkFor: (name) => ({
       initial: states[name],
@@ -273,11 +316,15 @@ async function start() {
   });
   declare({ compute: compute.describe().mode, kernel: core.simdKernel });
   const pictures = createPictureWants();
+  // The page's one grown head: section 9 grows it, the map can show it.
+  const grown = createGrownHead(learning);
+  declare({ growthWorkers: grown.grower.workers });
+  const wanted = () => links.stateOf('copying') ?? READING_DEFAULTS;
   const store = createStore(core, {
     hash: location.hash,
-    background: backgroundMap(compute, core, pictures),
+    background: backgroundMap(compute, core, pictures, grownHeadMap(core, grown, wanted)),
   });
-  const links = createLinks(store, core);
+  const links = createLinks(store, core, followGrownHead(store, grown));
   addEmbedActions(document, location, links);
   window.addEventListener('hashchange', links.arrived);
   store.start();
@@ -291,7 +338,14 @@ async function start() {
     links.write();
     declare({ heapBytes: core.heapBytes(), heapInUse: core.heapInUse() });
   });
-  await mountAll(core, store, figures, { compute, learning, pictures, links, onMapShown });
+  await mountAll(core, store, figures, {
+    compute,
+    learning,
+    grown,
+    pictures,
+    links,
+    onMapShown,
+  });
   // Once every figure has started: caching the files for offline use is not the first screen's.
   registerOffline(window).then((offline) => declare({ offline }));
 }

@@ -7,7 +7,7 @@
 // nothing here throws, so a bad link or a bad keystroke can never blank the page. Limits come
 // from the core (core.limits), passed in: this file holds no copy of them.
 import { formatScale, parseScale, STANDARD_SCALE } from './lib/scale.js';
-import { COPYING_CHOICES } from './trained/copying-head.js';
+import { COPYING_CHOICES, GROWN_CHOICE } from './trained/copying-head.js';
 import { savedModelNamed } from './trained/saved-models.js';
 
 export const DEFAULT_STATE = Object.freeze({
@@ -75,7 +75,8 @@ function checkPositions(raw) {
 // Old links name the trained head vectors=learned.
 function checkVectors(raw) {
   if (raw === 'learned') return { value: 'trained' };
-  return oneOf(raw, 'vectors', ['position', 'token', 'trained', ...Object.keys(COPYING_CHOICES)]);
+  const choices = ['position', 'token', 'trained', ...Object.keys(COPYING_CHOICES), GROWN_CHOICE];
+  return oneOf(raw, 'vectors', choices);
 }
 
 // field name -> check(raw), for raw values from a control or a link. limits: core.limits.
@@ -108,7 +109,8 @@ export function crossCheck(state) {
 // characters, has its own width, was trained causally and scales by 1/√d, so those fields are
 // set to what it does (the map, the four lines and the link then all say what it does); seed,
 // init and pos do not apply to it and are kept for when the reader switches back.
-// The copying head's two layers (vectors=copying-1, copying-2) fix the same fields to its own.
+// The copying head's two layers (vectors=copying-1, copying-2) fix the same fields to its own,
+// and so does layer 2 of the head the reader grows with its recipe (vectors=grown-2).
 export function withSavedModel(state) {
   const head = savedModelOf(state);
   if (!head) return state;

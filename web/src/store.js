@@ -69,6 +69,12 @@ const HANDLERS = {
   dismissNotices(store) {
     store.notices = [];
   },
+  // The same state asked for again: what it shows has changed outside the state (the grown
+  // head has taken more steps).
+  refresh(store) {
+    store.attempted = null;
+    store.forced = true;
+  },
 };
 
 // Maps bigger than this many multiply-adds (about a millisecond of work; the core counts them)
@@ -150,7 +156,9 @@ function compute(
   store.attempted = request;
   // The map shown already is the one asked for (only its colours changed, or the reader went
   // back to it after a refusal): the core's result stands, and no refusal applies to it.
-  if (store.state !== null && sameMap(request, store.state)) {
+  const forced = store.forced;
+  store.forced = false;
+  if (store.state !== null && !forced && sameMap(request, store.state)) {
     store.state = request;
     store.coreError = null;
     return;
@@ -161,7 +169,8 @@ function compute(
       compute(store, core, null, publish);
     return;
   }
-  store.pending = request;
+  // A map asked for again (refresh) keeps the last one up without "Computing…" meanwhile.
+  store.pending = forced ? null : request;
   background(mapRequest(request)).then((outcome) => {
     if (store.attempted !== request || outcome.stale) return;
     store.pending = null;
@@ -219,6 +228,7 @@ export function createStore(
     highlight: null,
     experiment: null, // id of the experiment whose whole state the map shows
     pending: null, // the requested state being computed in the background
+    forced: false, // compute the requested state even if it is the one shown (refresh)
   };
   const listeners = new Set();
   let frame = 0;

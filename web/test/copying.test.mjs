@@ -64,8 +64,9 @@ function shareByRule(characters, rows) {
 
 const note = (page) => page.textContent('[data-role="recipe-note"]');
 
-async function noteMentions(page, pattern) {
+async function noteMentions(page, pattern, timeout = 10_000) {
   await poll(async () => pattern.test(await note(page)), {
+    timeout,
     message: `no note matching ${pattern}`,
   });
 }
@@ -305,5 +306,96 @@ describe('section 9 grows a head in the reader’s browser', () => {
       assert.doesNotMatch(await page.textContent('.copying-grow [data-role="status"]'), /Step/);
       assert.deepEqual(problems, []);
     });
+  });
+});
+
+describe('the head the reader grows, on the main map', () => {
+  test('a link to it opens the saved head in its place, grows nothing until asked, then follows the run', async () => {
+    const hash = `#vectors=grown-2&grow-seed=2&grow-steps=100&text=${encodeURIComponent(PHRASE)}`;
+    await openPage(hash, async (page, problems) => {
+      await noteMentions(page, /seed 2 for 100 steps, which this page has not grown/);
+      assert.equal(await page.inputValue('#map-vectors'), 'grown-2');
+      assert.match(
+        await page.textContent('[data-role="summary"]'),
+        /layer 2 of the two grown heads/,
+      );
+      await page.waitForTimeout(2000); // opening the link starts nothing
+      assert.match(await note(page), /has not grown/);
+      await page.click('[data-role="recipe-note"] button');
+      await noteMentions(
+        page,
+        /^Layer 2 of the head you grow from seed 2, at step 100 of 100\./,
+        120_000,
+      );
+      assert.match(
+        await page.textContent('[data-role="summary"]'),
+        /layer 2 of the head you grow from seed 2, at step 100 of 100/,
+      );
+      // the note counts the rows of the weights the map draws
+      const rows = await downloadedWeights(page);
+      const [withEarlier, intoCopy] = shareByRule([...PHRASE], rows);
+      assert.ok((await note(page)).includes(`Of the ${withEarlier} rows`), await note(page));
+      assert.ok((await note(page)).includes(`, ${intoCopy} (`), await note(page));
+      const link = await page.evaluate(() => location.hash);
+      for (const part of ['vectors=grown-2', 'grow-seed=2', 'grow-steps=100'])
+        assert.ok(link.includes(part), `${part} in ${link}`);
+      assert.doesNotMatch(await page.textContent('.attention-map'), /NaN|undefined/);
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('section 9 puts the head it grows on the map in one click', async () => {
+    await openPage('#grow-seed=1&grow-steps=200', async (page, problems) => {
+      await page.evaluate(() => document.querySelector('#copying').scrollIntoView());
+      await page.waitForSelector('.copying-grow [data-role="grow"]', { timeout: 30_000 });
+      assert.equal(await page.isHidden('.copying-grow [data-role="map"]'), true);
+      await page.click('.copying-grow [data-role="grow"]');
+      await page.waitForSelector('.copying-grow [data-role="map"]:not([hidden])', {
+        timeout: 60_000,
+      });
+      await page.click('.copying-grow [data-role="map"]');
+      assert.equal(await page.inputValue('#map-vectors'), 'grown-2');
+      await noteMentions(page, /^Layer 2 of the head you grow from seed 1, at step \d+ of 200/);
+      await noteMentions(page, /at step 200 of 200\./, 120_000);
+      assert.match(page.url(), /vectors=grown-2/);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
+
+// The map's weights once the head of seed 2 has grown 100 steps from the map's note, on a page that
+// reports `cores` cores (and so takes each step on growthWorkers of them), with the number of
+// workers it used.
+async function grownWeights(cores) {
+  const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = await watchProblems(page);
+  try {
+    await page.addInitScript((n) => {
+      Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n });
+    }, cores);
+    await page.goto(
+      chromium.url(
+        `#vectors=grown-2&grow-seed=2&grow-steps=100&text=${encodeURIComponent(PHRASE)}`,
+      ),
+    );
+    await noteMentions(page, /has not grown/, 30_000);
+    await page.click('[data-role="recipe-note"] button');
+    await noteMentions(page, /at step 100 of 100\./, 120_000);
+    const workers = await page.evaluate(() => document.documentElement.dataset.growthWorkers);
+    const rows = await downloadedWeights(page);
+    assert.deepEqual(problems, []);
+    return { workers, rows };
+  } finally {
+    await page.close();
+  }
+}
+
+describe('growing on several workers in the page', () => {
+  test('four reported cores grow on two workers, to the map one worker grows', async () => {
+    const one = await grownWeights(2);
+    const two = await grownWeights(4);
+    assert.deepEqual([one.workers, two.workers], ['1', '2']);
+    assert.equal(two.rows.length, [...PHRASE].length);
+    assert.deepEqual(two.rows, one.rows);
   });
 });

@@ -10,13 +10,16 @@
 // measure.formed: layer 2's score at least 0.3 and 60% of held-out second-copy rows on the copy,
 // attention-grow's test), copies: at least 60% of the second-copy rows of repeated random strings peak on
 // the character after the first copy's (counted here from the map's weights, not by the core).
+// The page's grower (figures/copying/grower.js) taking each step on one, two or four workers
+// (modules of their own here, as learning.js pins the channels 'grow@w') gives the same losses,
+// scores and map bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { growthRequest } from '../src/figures/copying/grower.js';
+import { createGrower, growthRequest } from '../src/figures/copying/grower.js';
 import { wrapLearning } from '../src/learning-core.js';
 import { loadLearning } from './cores.mjs';
 
@@ -128,6 +131,52 @@ function pageText() {
   return text.slice(0, text.lastIndexOf('\n\n', 60000) + 1);
 }
 
+// A learning section with one module per worker, as learning.js routes the channels: 'grow@w'
+// and 'grow@w/…' to worker w. Each call answers as the compute client does; every step's losses
+// are kept in order as the workers reported them.
+function pinnedCompute(modules) {
+  const losses = [];
+  return {
+    losses,
+    describe: () => ({ mode: 'worker' }),
+    async run(channel, method, request) {
+      const worker = Number(/^grow@(\d+)/.exec(channel)[1]);
+      try {
+        const value = modules[worker % modules.length][method](request);
+        if (method === 'growthSteps') losses.push(...value.losses);
+        if (method === 'growthApply' && worker === 0) losses.push(Math.fround(value.loss));
+        return { value };
+      } catch (error) {
+        return { error: error.message };
+      }
+    },
+  };
+}
+
+// A run of `steps` steps of seed 1 through the grower with `workers` workers: its per-step losses,
+// the grower's induction points and worker 0's map, before the run is freed.
+async function grownThrough(modules, workers, steps) {
+  const compute = pinnedCompute(modules);
+  let finished;
+  const done = new Promise((resolve) => {
+    finished = resolve;
+  });
+  const grower = createGrower({
+    compute,
+    workers,
+    textFor: async () => pageText(),
+    onChange: (growth) => ['done', 'failed'].includes(growth.status) && finished(growth),
+    onModel: () => {},
+  });
+  grower.start({ seed: 1, steps });
+  const growth = await done;
+  assert.equal(growth.status, 'done', growth.error);
+  const { request } = grower.mapRequest({ text: 'to be or not to be', layer: 2 });
+  const map = modules[0].growthMap(request);
+  grower.destroy();
+  return { losses: compute.losses, induction: growth.induction, map };
+}
+
 if (process.argv.includes('--relaxed-losses')) {
   await printRelaxedLosses();
 } else {
@@ -166,6 +215,22 @@ if (process.argv.includes('--relaxed-losses')) {
     assert.deepEqual(map('right').next, map('one').next);
     assert.equal(map('one').step, 3);
     for (const name of ['one', 'left', 'right']) learning.growthStop({ name });
+  });
+
+  test('the page’s grower on one, two or four workers: the same losses, scores and map, bit for bit', {
+    timeout: CHILD_LIMIT_MS,
+  }, async () => {
+    const modules = [learning, await loadLearning()];
+    const steps = 40; // two calls: one of STEPS_PER_CALL, one shorter
+    const one = await grownThrough(modules, 1, steps);
+    assert.equal(one.losses.length, steps);
+    for (const workers of [2, 4]) {
+      const many = await grownThrough(modules, workers, steps);
+      assert.deepEqual(many.losses, one.losses, `${workers} workers: losses`);
+      assert.deepEqual(many.induction, one.induction, `${workers} workers: scores`);
+      assert.deepEqual(many.map.weights, one.map.weights, `${workers} workers: map`);
+      assert.equal(many.map.step, steps);
+    }
   });
 
   test('the growth calls refuse bad requests, naming the field', () => {

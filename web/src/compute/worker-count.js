@@ -12,3 +12,15 @@ export function workerCount(runs, cores = globalThis.navigator?.hardwareConcurre
 // RUNS; web/test/unit/training.test.mjs holds the two equal). A number here, so that the page's
 // first bundle need not carry the training figure, which loads with the later sections.
 export const TRAINING_RUNS = 4;
+
+// How many workers grow section 9's head together (figures/copying/grower.js): one where the
+// device reports fewer than four cores, else as many as its cores but one (the page's own) allow,
+// rounded down to a power of two that divides the step's `shares` (a worker takes an aligned
+// block of them: cpp/learning/layered/growth.hpp). On two cores a second worker only shares the
+// same two with the first and the page (web/test/growth.test.mjs measures the two).
+export function growthWorkers(shares, cores = globalThis.navigator?.hardwareConcurrency) {
+  if (!Number.isInteger(cores) || cores < 4) return 1;
+  let workers = 1;
+  while (workers * 2 <= Math.min(shares, cores - 1) && shares % (workers * 2) === 0) workers *= 2;
+  return workers;
+}

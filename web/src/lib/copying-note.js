@@ -15,12 +15,19 @@ export const sharePercent = (into, rows) => `${Math.round((100 * into) / rows)}%
 
 // result: copyingHeadMap's answer. Two sentences, under 45 words.
 export function copyingNoteText(result) {
-  const { layer, rowsWithEarlier, rowsIntoCopy } = result;
+  const { layer, rowsWithEarlier } = result;
   if (!rowsWithEarlier) {
     return `${LAYER_WORDS[layer]}. No character here has come before, so no row can point into an earlier copy: type something twice.`;
   }
+  return `${LAYER_WORDS[layer]}. ${copyRows(result)}`;
+}
+
+// "Of the 12 rows whose character came earlier, 9 (75%) put …": what any copying map's rows do,
+// without saying what its layer is for (a head still growing may not do it yet).
+export function copyRows({ rowsWithEarlier, rowsIntoCopy }) {
+  if (!rowsWithEarlier) return 'No character here has come before: type something twice.';
   return (
-    `${LAYER_WORDS[layer]}. Of the ${rowsWithEarlier} rows whose character came earlier, ` +
+    `Of the ${rowsWithEarlier} rows whose character came earlier, ` +
     `${rowsIntoCopy} (${sharePercent(rowsIntoCopy, rowsWithEarlier)}) put their largest weight just after an earlier copy of it.`
   );
 }

@@ -27,6 +27,11 @@ export const COPYING_HEAD = Object.freeze({
 export const COPYING_CHOICES = Object.freeze({ 'copying-1': 1, 'copying-2': 2 });
 export const copyingLayer = (vectors) => COPYING_CHOICES[vectors] ?? null;
 
+// The map's choice for layer 2 of the head the reader grows in section 9 ('grown-2' in links): the
+// same shape as the saved head's, grown live with the seed and steps of the link's grow-seed and
+// grow-steps (figures/copying/grown-head.js).
+export const GROWN_CHOICE = 'grown-2';
+
 export const loadCopyingHead = (documentRef) => loadWeights('copying', saved.float16, documentRef);
 
 let decoded = null;

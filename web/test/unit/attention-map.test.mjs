@@ -23,6 +23,7 @@ import {
   trainedNote,
   liveSentence,
 } from '../../src/figures/attention-map/trained-note.js';
+import { grownNote } from '../../src/figures/attention-map/grown-note.js';
 import { halvesOf } from '../../src/trained/float16.js';
 import { TRAINED_HEAD } from '../../src/trained/trained-head.js';
 import { DEFAULT_STATE, withSavedModel } from '../../src/state.js';
@@ -316,4 +317,50 @@ test('the numbers table and the CSV never print a weight that is not zero as zer
   assert.deepEqual(table(tiny).rows[0].weights, ['1.000', '0.000'], 'masked: exactly 0');
   // float32's 3.2e-9 is 3.19999991e-9: six significant digits give 3.2e-9 back.
   assert.deepEqual(csvRows(tiny)[2], [' ', '3.2e-9', '1']);
+});
+
+// The grown head's map (vectors=grown-2): `grown` as main.js adds it to the result.
+const GROWN_STATE = withSavedModel({ ...DEFAULT_STATE, text: 'abab', vectors: 'grown-2' });
+const grownResult = (grown, rows = {}) => ({ ...TWO, layer: 2, ...rows, grown });
+
+test('a link to a grown head this page has not grown says so, and offers to grow it', () => {
+  const note = grownNote(grownResult({ seed: 3, steps: 1500, standIn: true }));
+  assert.match(note.text, /seed 3 for 1,500 steps/);
+  assert.match(note.text, /has not grown/);
+  assert.match(note.text, /saved head’s layer 2 stands in/);
+  assert.equal(note.button, 'Grow it');
+  assert.deepEqual(note.command, { type: 'grow', settings: { seed: 3, steps: 1500 } });
+  assertBudget(note.text, 'stand-in');
+  // The stand-in is the saved head's map: the summary describes it as such.
+  const model = mapModel({
+    state: GROWN_STATE,
+    requested: GROWN_STATE,
+    result: grownResult({ seed: 3, steps: 1500, standIn: true }),
+    computeMs: 1,
+  });
+  assert.match(model.summary[0], /layer 2 of the two grown heads/);
+  assert.equal(model.recipe.button, 'Grow it');
+});
+
+test('the grown head on the map says its seed and step, and counts its rows as they are', () => {
+  const grown = { seed: 3, steps: 2000, step: 625, status: 'growing' };
+  const result = grownResult(grown, { rowsWithEarlier: 8, rowsIntoCopy: 6 });
+  const note = grownNote(result);
+  assert.equal(
+    note.text,
+    'Layer 2 of the head you grow from seed 3, at step 625 of 2,000. Of the 8 rows whose character came earlier, 6 (75%) put their largest weight just after an earlier copy of it.',
+  );
+  assert.equal(note.button, undefined, 'a head this page grows needs no button');
+  assertBudget(note.text, 'grown');
+  const stopped = grownNote(grownResult({ ...grown, status: 'stopped' }, { rowsWithEarlier: 0 }));
+  assert.match(stopped.text, /at step 625 of 2,000, stopped\. No character here has come before/);
+  assertBudget(stopped.text, 'grown, stopped');
+  const model = mapModel({ state: GROWN_STATE, requested: GROWN_STATE, result, computeMs: 1 });
+  assert.match(
+    model.summary[0],
+    /^2 characters, layer 2 of the head you grow from seed 3, at step 625/,
+  );
+  assert.match(model.textNote.text, /The head you grow reads up to/);
+  assertBudget(model.textNote.text, 'grown text note');
+  assert.match(exportTitle(GROWN_STATE), /layer 2 of the head grown in section 9/);
 });

@@ -13,6 +13,7 @@ import {
   statusText,
   stepped,
 } from '../../src/figures/copying/grower.js';
+import { createGrownHead, MAP_CHANNEL } from '../../src/figures/copying/grown-head.js';
 import {
   checkGrowSettings,
   copyingLink,
@@ -225,7 +226,7 @@ test('the grower steps to the reader’s count in calls of at most STEPS_PER_CAL
   assert.equal(compute.calls[0].request.text, 'some text');
   assert.equal(models, 4); // the start, and each call
   assert.deepEqual(grower.mapRequest({ text: 'ab' }), {
-    channel: 'grow',
+    channel: 'grow@0/read',
     request: { name: 'copying-growth', text: 'ab' },
   });
   grower.stopOrGoOn(); // a finished run neither stops nor goes on
@@ -296,4 +297,30 @@ test('a stopped run asks for nothing more, goes on where it stopped, and its sec
   await answerNext(1);
   assert.equal(grower.growth().step, 75);
   assert.equal(grower.growth().seconds, 3);
+});
+
+test('the page’s grown head tells its listeners, and maps only the run the link names', async () => {
+  const compute = fakeCompute();
+  const learning = { compute, load: async () => ({ shakespeare: 'some text' }) };
+  const grown = createGrownHead(learning);
+  const heard = [];
+  const unlisten = grown.listen((kind, growth) => heard.push(`${kind} ${growth.status}`));
+  const fields = { text: 'ab', layer: 2, detail: 'first-rows' };
+  assert.equal(grown.mapFor({ seed: 3, steps: 60 }, fields), null, 'nothing grown yet');
+  await grown.grow({ seed: 3, steps: 60 });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(grown.grower.growth().status, 'done');
+  assert.equal(heard[0], 'change starting');
+  assert.ok(heard.includes('model done'));
+  const ask = grown.mapFor({ seed: 3, steps: 60 }, fields);
+  assert.equal(ask.channel, MAP_CHANNEL);
+  assert.equal(MAP_CHANNEL, 'grow@0/map', 'on the worker whose copy the maps read');
+  assert.equal(ask.compute, compute);
+  assert.deepEqual(ask.request, { name: 'copying-growth', ...fields });
+  assert.equal(grown.mapFor({ seed: 4, steps: 60 }, fields), null, 'another seed');
+  assert.equal(grown.mapFor({ seed: 3, steps: 2000 }, fields), null, 'another length');
+  unlisten();
+  const before = heard.length;
+  grown.grower.stopOrGoOn();
+  assert.equal(heard.length, before, 'a listener that left hears nothing');
 });

@@ -174,3 +174,18 @@ test('the trained head sets its own fields, and switching back keeps them as the
   assert.equal(back.d, savedHead.d);
   assert.equal(withSavedModel(DEFAULT_STATE), DEFAULT_STATE);
 });
+
+test('vectors=grown-2 (the head grown in section 9) takes the copying head’s fixed fields and round-trips', () => {
+  const copying = JSON.parse(
+    readFileSync(new URL('../../assets/copying-head.json', import.meta.url)),
+  );
+  const hash = `#text=abab&tokens=chars&d=${copying.config.d}&seed=1&causal=1&scale=sqrt&vectors=grown-2&init=tutorial&pos=none`;
+  const { state, messages } = parseHash(hash.replace(`d=${copying.config.d}`, 'd=7'), checks);
+  assert.deepEqual(messages, []);
+  assert.equal(state.vectors, 'grown-2');
+  assert.equal(state.d, copying.config.d);
+  assert.equal(serializeHash(state), hash);
+  assert.equal(widthRests(state), true);
+  // An older link to the saved head's layer 2 opens it as before.
+  assert.equal(parseHash(hash.replace('grown-2', 'copying-2'), checks).state.vectors, 'copying-2');
+});

@@ -294,3 +294,27 @@ test('going back to the map shown after a refusal clears the message without a c
   assert.equal(last().result, good);
   assert.equal(core.calls.length, calls);
 });
+
+test('refresh asks the background again for the state it shows, without the "Computing…" cue', async () => {
+  const { frames, store, asked, last } = startedWithBackground();
+  store.dispatch({ type: 'set', fields: { text: long, d: '1000' } });
+  frames.flush();
+  asked[0].answer();
+  await settle();
+  frames.flush();
+  const shown = last().result;
+  store.dispatch({ type: 'set', fields: { text: long } }); // the same state: nothing to ask
+  frames.flush();
+  assert.equal(asked.length, 1);
+  store.dispatch({ type: 'refresh' });
+  frames.flush();
+  assert.equal(asked.length, 2, 'asked again for the same state');
+  assert.equal(asked[1].state.text, long);
+  assert.equal(last().pending, false, 'the shown map stays up without the cue');
+  assert.equal(last().result, shown);
+  asked[1].answer();
+  await settle();
+  frames.flush();
+  assert.notEqual(last().result, shown, 'the new answer is drawn');
+  assert.equal(last().result.T, 50);
+});

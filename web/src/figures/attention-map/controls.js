@@ -32,6 +32,7 @@ export function controlsMarkup(limits) {
       <option value="trained">token, trained</option>
       <option value="copying-1">two heads: layer 1, looks one back</option>
       <option value="copying-2">two heads: layer 2, copies what came next</option>
+      <option value="grown-2">two heads you grow in section 9: layer 2</option>
     </select>
   </div>
   <p class="control wide hint" data-role="saved-fixed" hidden></p>

@@ -146,9 +146,17 @@ function wireExports($, canvas, current) {
   );
 }
 
+// What a note's button asks for: a 'grow' of the grown head, or the store's action.
+const noteAction = (dispatch, grown) => (action) =>
+  action.type === 'grow' ? grown?.grow(action.settings) : dispatch(action);
+
 // showExperimentNote(box, snapshot): draws the note of the experiment on the map, if any, into
-// the box beside it (the experiments figure's, handed over by main.js).
-export function mount(element, { core, dispatch, pictures, showExperimentNote = () => {} }) {
+// the box beside it (the experiments figure's, handed over by main.js). grown: the page's grown
+// head (figures/copying/grown-head.js), which the note's 'grow' command starts.
+export function mount(
+  element,
+  { core, dispatch, pictures, grown = null, showExperimentNote = () => {} },
+) {
   const root = document.createElement('div');
   root.className = 'attention-map';
   root.innerHTML = MARKUP(core.limits); // static markup; typed text only ever goes through .value/.textContent
@@ -171,7 +179,7 @@ export function mount(element, { core, dispatch, pictures, showExperimentNote = 
     render.renderNotices($('notices'), next.notices, dispatch);
     const model = mapModel(next);
     if (!model) return;
-    render.renderActionNote($('recipe-note'), model.recipe, dispatch);
+    render.renderActionNote($('recipe-note'), model.recipe, noteAction(dispatch, grown));
     render.renderActionNote($('text-note'), model.textNote, dispatch);
     showExperimentNote($('experiment-note'), next);
     const stretched = model.colours.stretched;

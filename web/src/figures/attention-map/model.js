@@ -4,9 +4,10 @@
 import { cell, compact, fixed, significant, visibleToken } from '../../lib/format.js';
 import { largestWeight, rowAverages } from '../../lib/map-statistics.js';
 import { customScale, scaleLabel } from '../../lib/scale.js';
-import { COPYING_HEAD, copyingLayer } from '../../trained/copying-head.js';
+import { COPYING_HEAD, copyingLayer, GROWN_CHOICE } from '../../trained/copying-head.js';
 import { TRAINED_HEAD } from '../../trained/trained-head.js';
 import { copyingNoteText } from '../../lib/copying-note.js';
+import { grownDescription, grownNote } from './grown-note.js';
 import { DEFAULT_STATE } from '../../state.js';
 import { alphabet, trainedNote } from './trained-note.js';
 
@@ -28,7 +29,10 @@ export function isMasked(state, row, col) {
 
 // What the map's head is: a random recipe, or the head trained on Shakespeare.
 function headDescription(state, result) {
-  if (copyingLayer(state.vectors)) {
+  if (state.vectors === GROWN_CHOICE && result.grown?.step !== undefined) {
+    return `${result.T} characters, ${grownDescription(result.grown)}, d = ${result.d}, ${scaleLabel(state.scale, result.scaleFactor)}, causal`;
+  }
+  if (copyingLayer(state.vectors) || state.vectors === GROWN_CHOICE) {
     return (
       `${result.T} characters, layer ${result.layer} of the two grown heads, d = ${result.d}, ` +
       `${scaleLabel(state.scale, result.scaleFactor)}, causal`
@@ -164,6 +168,11 @@ export function recipeNote(snapshot) {
 
 // The note at the text box: what typing can change, given how token vectors are made.
 export function textNote(state) {
+  if (state.vectors === GROWN_CHOICE) {
+    return {
+      text: `The head you grow reads up to ${COPYING_HEAD.context} characters, from those of the Shakespeare it grows on. Say something twice and watch the second copy.`,
+    };
+  }
   if (copyingLayer(state.vectors)) {
     return {
       text:
@@ -229,6 +238,9 @@ export function table(result) {
 export function exportTitle(state) {
   const text = state.text.length > 40 ? `${state.text.slice(0, 40)}…` : state.text;
   const colours = state.stretch ? ' · colours stretched to the largest weight' : '';
+  if (state.vectors === GROWN_CHOICE) {
+    return `Attention weights for “${text}” · characters · layer 2 of the head grown in section 9 · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
+  }
   if (copyingLayer(state.vectors)) {
     return `Attention weights for “${text}” · characters · layer ${copyingLayer(state.vectors)} of the two grown heads · d = ${state.d} · causal · scale ${scaleLabel(state.scale)}${colours}`;
   }
@@ -259,6 +271,7 @@ export function csvRows(result) {
 // The note beside the map: the saved model's live note, or the recipe's.
 function recipeFor(snapshot) {
   const { state, result } = snapshot;
+  if (state.vectors === GROWN_CHOICE && result.grown) return grownNote(result);
   if (copyingLayer(state.vectors) && result.layer) return { text: copyingNoteText(result) };
   return state.vectors === 'trained' ? trainedNote(result, TRAINED_HEAD) : recipeNote(snapshot);
 }

@@ -251,7 +251,10 @@ export function renderActionNote(box, note, dispatch) {
   if (note.button) {
     const button = cell('button', note.button);
     button.type = 'button';
-    button.addEventListener('click', () => dispatch({ type: 'set', fields: note.action }));
+    // A note's button sets fields, or sends its own command (the grown head's 'grow').
+    button.addEventListener('click', () =>
+      dispatch(note.command ?? { type: 'set', fields: note.action }),
+    );
     parts.push(button);
   }
   box.replaceChildren(...parts);

@@ -1,9 +1,10 @@
 // Section 9's "grow it yourself" panel: the button (grow, stop, go on), the seed and the number of
 // steps (in the page's link), the sentence that says where the run is and when the head formed,
 // and the live chart, drawn as the answers come (grower.js runs the loop in the worker).
-// mountGrowing(box, { learning, link, onModel }) → { grower, load(settings), destroy() }.
+// The run is the page's one grown head (grown-head.js), which section 4's map can show too.
+// mountGrowing(box, { grown, link, onModel, showOnMap }) → { grower, load(settings), destroy() }.
 import { COPYING_HEAD } from '../../trained/copying-head.js';
-import { createGrower, statusText } from './grower.js';
+import { statusText } from './grower.js';
 import { checkGrowSettings } from './link.js';
 import { mixChangeOf } from './model.js';
 import { drawChart, updateChart } from './render.js';
@@ -15,13 +16,14 @@ const MARKUP = `
     <label>seed <input type="number" data-role="seed" min="0" max="999999" step="1" inputmode="numeric"></label>
     <label>steps <input type="number" data-role="steps" min="100" max="5000" step="100" inputmode="numeric"></label>
     <button type="button" data-role="pause" hidden>Stop</button>
+    <button type="button" data-role="map" hidden>Show it on the map</button>
   </div>
   <p class="field-message" data-role="message" aria-live="polite"></p>
   <p class="copying-grow__status" data-role="status" aria-live="polite">Your browser grows the same two layers from scratch, with the recipe of the recorded run below.</p>
   <div class="copying-growth__plot"><canvas role="img" aria-label="Your run: nothing grown yet."></canvas></div>
   <details class="copying-grow__how">
     <summary>How your browser grows it</summary>
-    <p>The recipe is the recorded run's: two layers of width 48, batches of 16 windows of 96 characters from the first 60,000 characters of the Shakespeare text, and in 8 of the 16 windows a string repeated to fill it: random letters, and from step 1,000 on 2 of the 8 a snippet of Shakespeare. Adam at a rate of 0.01. The seed picks the starting weights and the batches. A worker thread takes the steps, so the page stays free; every 25 steps it measures layer 2's induction score on 32 random strings shown twice, and the head counts as formed once that reaches 0.3.</p>
+    <p>The recipe is the recorded run's: two layers of width 48, batches of 16 windows of 96 characters from the first 60,000 characters of the Shakespeare text, and in 8 of the 16 windows a string repeated to fill it: random letters, and from step 1,000 on 2 of the 8 a snippet of Shakespeare. Adam at a rate of 0.01. The seed picks the starting weights and the batches. A worker thread takes the steps, so the page stays free (on four cores or more, two or four share each step, each a part of the batch, adding the parts in a fixed order so the run is the same); every 25 steps it measures layer 2's induction score on 32 random strings shown twice, and the head counts as formed once that reaches 0.3.</p>
   </details>`;
 
 // The chart's model for the live run: the recorded chart's fields with the run's points. The run
@@ -52,6 +54,7 @@ function buttonLabels(parts, growth) {
   parts.grow.textContent = running ? 'Start again' : 'Grow it';
   parts.pause.hidden = !growth || !['growing', 'stopped'].includes(growth.status);
   parts.pause.textContent = growth?.status === 'stopped' ? 'Go on' : 'Stop';
+  parts.map.hidden = !growth || ['starting', 'failed'].includes(growth.status);
 }
 
 function panelParts(box) {
@@ -60,6 +63,7 @@ function panelParts(box) {
   return {
     grow: $('grow'),
     pause: $('pause'),
+    map: $('map'),
     seed: $('seed'),
     steps: $('steps'),
     message: $('message'),
@@ -68,7 +72,7 @@ function panelParts(box) {
   };
 }
 
-export function mountGrowing(box, { learning, link, onModel }) {
+export function mountGrowing(box, { grown, link, onModel, showOnMap }) {
   const parts = panelParts(box);
   let settings = link.initial;
   const chart = drawChart(parts.canvas, liveModel(null));
@@ -82,12 +86,9 @@ export function mountGrowing(box, { learning, link, onModel }) {
       buttonLabels(parts, growth);
     });
   };
-  const grower = createGrower({
-    compute: learning.compute,
-    textFor: async () => (await learning.load()).shakespeare,
-    onChange: draw,
-    onModel,
-  });
+  const { grower } = grown;
+  const unlisten = grown.listen((kind, growth) => (kind === 'change' ? draw(growth) : onModel()));
+  draw(grower.growth()); // a run started from the map before this panel mounted
   const show = (next) => {
     parts.seed.value = String(next.seed);
     parts.steps.value = String(next.steps);
@@ -101,6 +102,7 @@ export function mountGrowing(box, { learning, link, onModel }) {
     grower.start(settings);
   });
   parts.pause.addEventListener('click', () => grower.stopOrGoOn());
+  parts.map.addEventListener('click', showOnMap);
   show(settings);
   return {
     grower,
@@ -111,7 +113,7 @@ export function mountGrowing(box, { learning, link, onModel }) {
     },
     destroy() {
       cancelAnimationFrame(frame);
-      grower.destroy();
+      unlisten();
       chart.destroy();
     },
   };

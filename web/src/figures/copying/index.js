@@ -2,7 +2,7 @@
 // note and the model's guess for the next letter), live, with its state in the page's link
 // (link.js); the head the reader grows (growing.js), which the reading can show instead of the
 // saved one as it grows; and the recorded growth of the saved head (model.js), drawn once.
-// mount(element, { core, learning, linkFor }) → { load(state, messages), destroy() }.
+// mount(element, { core, learning, grown, dispatch, linkFor }) → { load(state, messages), destroy() }.
 import { numbersToggle } from '../../lib/numbers-toggle.js';
 import { COPYING_HEAD, loadCopyingHead } from '../../trained/copying-head.js';
 import './copying.css';
@@ -156,28 +156,34 @@ function sharedLink(link) {
 }
 
 // The grow panel, and the reading's switch between the saved head and the one growing: growing
-// starts on the grown head; after each call it asks for the grown head's map again.
-function mountGrowingWithReading(box, learning, link, reading) {
+// starts on the grown head; after each call it asks for the grown head's map again. "Show it on
+// the map" puts layer 2 of the grown head on section 4's map and brings the map into view.
+function mountGrowingWithReading(box, { learning, grown, dispatch }, link, reading) {
   const grownSource = () => {
     const ask = growing.grower.mapRequest({});
     return ask && { compute: learning.compute, ...ask };
   };
+  const showOnMap = () => {
+    dispatch({ type: 'set', fields: { vectors: 'grown-2' } });
+    document.querySelector('[data-figure="map"]')?.scrollIntoView({ block: 'start' });
+  };
   const growing = mountGrowing(box, {
-    learning,
+    grown,
     link,
+    showOnMap,
     onModel: () => {
       reading.enableGrown();
       if (reading.showsGrown()) reading.refresh();
       else if (growing.grower.growth()?.step === 0) reading.useSource(grownSource);
     },
   });
-  const [saved, grown] = reading.radios;
-  saved.addEventListener('change', () => reading.useSource(null));
-  grown.addEventListener('change', () => reading.useSource(grownSource));
+  const [savedRadio, grownRadio] = reading.radios;
+  savedRadio.addEventListener('change', () => reading.useSource(null));
+  grownRadio.addEventListener('change', () => reading.useSource(grownSource));
   return growing;
 }
 
-export function mount(element, { core, learning, linkFor }) {
+export function mount(element, { core, learning, grown, dispatch, linkFor }) {
   element.querySelector('.needs-script')?.remove();
   const box = (className) => Object.assign(document.createElement('div'), { className });
   const reading = box('copying-reading');
@@ -188,7 +194,12 @@ export function mount(element, { core, learning, linkFor }) {
   element.prepend(reading, runs);
   const link = sharedLink(linkFor('copying'));
   const readingView = mountReading(reading, core, link);
-  const growingView = mountGrowingWithReading(growing, learning, link, readingView);
+  const growingView = mountGrowingWithReading(
+    growing,
+    { learning, grown, dispatch },
+    link,
+    readingView,
+  );
   const chart = mountGrowth(growth);
   return {
     load(state, messages) {
