@@ -85,6 +85,57 @@ const CORE_ROWS = {
   heapInUse: TAKES_NOTHING,
 };
 
+// A small growth run (cpp/wasm/growth_bindings.cpp): two layers of width 8, the recipe's context
+// (its held-out passages of 40 characters must fit twice) and string lengths, on a short text.
+const GROWTH = Object.freeze({
+  name: 'boundary-growth',
+  text: 'to be or not to be, that is the question; whether tis nobler in the mind to suffer '.repeat(
+    40,
+  ),
+  d: 8,
+  context: 96,
+  batch: 2,
+  repeated: 1,
+  random: 1,
+  shortest: 16,
+  longest: 64,
+  learningRate: 0.01,
+  warmup: 0,
+  laterStep: -1,
+  laterRandom: 0,
+  seed: 0,
+  shares: 1,
+});
+const growing = (module) => {
+  module.growthStop({ name: GROWTH.name });
+  const started = module.growthStart(GROWTH);
+  assert.equal(started.error, undefined, started.error?.message);
+};
+const GROWTH_ROWS = {
+  growthStart: { request: { ...GROWTH, shares: 0 }, field: 'shares' },
+  growthSteps: {
+    before: growing,
+    request: { name: GROWTH.name, count: 0, measure: false },
+    field: 'count',
+  },
+  growthShare: {
+    before: growing,
+    request: { name: GROWTH.name, first: 0, count: 0 },
+    field: 'count',
+  },
+  growthApply: {
+    before: growing,
+    request: { name: GROWTH.name, blocks: 'one', measure: false },
+    field: 'blocks',
+  },
+  growthMap: {
+    before: growing,
+    request: { name: GROWTH.name, text: 'to be', layer: 3, detail: 'all', guesses: 0 },
+    field: 'layer',
+  },
+  growthStop: { request: { name: 42 }, field: 'name' },
+};
+
 // The learning section's module (cpp/wasm/learning_bindings.cpp).
 const LEARNING_ROWS = {
   attentionBackward: {
@@ -95,6 +146,7 @@ const LEARNING_ROWS = {
   trainingSteps: { request: { name: 'nobody', count: 1, measure: true }, field: 'name' },
   trainingSample: { request: { name: 42, length: 10, seed: 0 }, field: 'name' },
   trainingStop: { request: { name: null }, field: 'name' },
+  ...GROWTH_ROWS,
   heapInUse: TAKES_NOTHING,
 };
 
