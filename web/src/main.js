@@ -231,9 +231,16 @@ async function mountAll(
 // figure. linkFor(name) is a figure's handle on its part: { initial, messages, save(state) }. A
 // link that arrives later (pasted, Back) reaches the store and every linked figure's load().
 // afterLoad() runs once a link that arrived later has reached every part.
+// The parts a figure's state reads besides its own: the map, showing the head grown in section 9,
+// names that head by section 9's grow-seed and grow-steps, embedded or not.
+const READS = { map: ['copying'] };
+const reads = (figure, name) => figure === name || (READS[figure] ?? []).includes(name);
+
 function createLinks(store, core, afterLoad) {
-  // Only the parts of figures on this page: an embedded figure's link holds its own state.
-  const parts = LINKED.filter(({ name }) => document.querySelector(`[data-figure="${name}"]`));
+  // Only the parts of figures on this page (an embedded figure's link holds its own state), and
+  // those they read.
+  const onPage = [...document.querySelectorAll('[data-figure]')].map((el) => el.dataset.figure);
+  const parts = LINKED.filter(({ name }) => onPage.some((figure) => reads(figure, name)));
   const context = { core }; // what parts check against: the core's limits and budgets
   let { states, messages } = parseParts(location.hash, parts, context);
   const byName = new Map(); // figure name -> mounted figure
@@ -258,12 +265,15 @@ function createLinks(store, core, afterLoad) {
     write,
     arrived: hash.arrived,
     // The link an embedded `figure` opens with: the map's state and that figure's part only.
-    hashFor: (figure) =>
-      linkHash(
-        store.getSnapshot().state,
-        parts.filter(({ name }) => name === figure),
+    hashFor: (figure) => {
+      const { state } = store.getSnapshot();
+      const grown = figure === 'map' && state.vectors === GROWN_CHOICE;
+      return linkHash(
+        state,
+        parts.filter(({ name }) => name === figure || (grown && reads(figure, name))),
         states,
-      ),
+      );
+    },
     mounted: (name, figure) => byName.set(name, figure),
     stateOf: (name) => states[name],
     follow: (follower) => followers.add(follower),

@@ -305,6 +305,34 @@ test("the full page's Embed action gives the snippet for the figure as it is now
   assert.deepEqual(problems, []);
 });
 
+// The map showing the head grown in section 9 names that run by section 9's part of the link: the
+// snippet carries it, and the embedded map (no section 9 on its page) reads it.
+test('the map showing the grown head: its snippet and its embedded view keep the run it names', async () => {
+  const page = await chromium.newPage();
+  const problems = await watchProblems(page);
+  await page.goto(chromium.url('#vectors=grown-2&grow-seed=3&grow-steps=1500'));
+  await page.waitForSelector('#map-table table');
+  await page.click('[data-figure="map"] .embed-action summary');
+  const code = await poll(() => page.inputValue('#embed-snippet-map'), {
+    message: 'the Embed disclosure never filled in its snippet',
+  });
+  const src = code.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  for (const part of ['vectors=grown-2', 'grow-seed=3', 'grow-steps=1500'])
+    assert.ok(src.includes(part), `${part} in ${src}`);
+  await page.goto(src);
+  await poll(
+    async () =>
+      /seed 3 for 1,500 steps/.test((await page.textContent('[data-role="recipe-note"]')) ?? ''),
+    { message: 'the embedded map never named seed 3 and 1,500 steps' },
+  );
+  assert.match(
+    page.url(),
+    /grow-seed=3&grow-steps=1500|grow-steps=1500.*grow-seed=3|grow-seed=3.*grow-steps=1500/,
+  );
+  await page.close();
+  assert.deepEqual(problems, []);
+});
+
 // The snippet in an open Embed box, and its "See it alone" link, as the host page would use them.
 async function openSnippet(page, figure) {
   const code = await page.inputValue(`#embed-snippet-${figure}`);
