@@ -29,11 +29,11 @@ function describeAll(clients) {
 
 // load() resolves { core, shakespeare, results } or rejects with a sentence, and may be asked
 // again; core is the learning module on the page (where a run falls back when its worker cannot
-// start); results: the native runs' table
-// (web/assets/learning-results.json), or null when the build had none. compute runs the learning
-// module's calls in workers of their own (`workers` of them, compute/client.js each): a
-// channel keeps the worker it was first given (round robin), so each training run keeps its
-// state in one place; 'run/part' goes where 'run' does, and 'run@k' to worker k. It loads the section on its first call; until then describe() says
+// start); results: the native runs' table (web/assets/learning-results.json), or null when the
+// build had none. compute runs the learning module's calls in workers of their own (`workers`
+// of them, compute/client.js each): a channel keeps the worker it was first given (round
+// robin), so each training run keeps its state in one place; 'run/part' goes where 'run' does,
+// and 'run@k' to worker k. It loads the section on its first call; until then describe() says
 // 'starting'. options: what createCompute takes besides the core and the worker (onNotice,
 // onMode).
 export function createLearning({
