@@ -113,7 +113,9 @@ function mountReading(box, core, link) {
   parts.text.addEventListener('input', () => change({ text: parts.text.value }));
   for (const radio of parts.layers)
     radio.addEventListener('change', () => change({ layer: Number(radio.value) }));
-  new ResizeObserver(draw).observe(parts.scroller);
+  // Drawn in the next frame: draw() sets the scroller's height, and a size changed inside the
+  // observer's delivery makes Firefox report a "ResizeObserver loop" error.
+  new ResizeObserver(() => requestAnimationFrame(draw)).observe(parts.scroller);
   document.addEventListener('themechange', draw);
   showState(parts, state);
   loadCopyingHead().then(refresh, (error) => {

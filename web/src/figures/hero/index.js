@@ -127,7 +127,9 @@ export function mount(element, { core, linkFor }) {
       draw();
     },
   });
-  new ResizeObserver(draw).observe(parts.scroller);
+  // Drawn in the next frame: draw() sets the scroller's height, and a size changed inside the
+  // observer's delivery makes Firefox report a "ResizeObserver loop" error.
+  new ResizeObserver(() => requestAnimationFrame(draw)).observe(parts.scroller);
   document.addEventListener('themechange', draw);
   showState(parts, state);
   loadCopyingHead().then(refresh, (error) => {
