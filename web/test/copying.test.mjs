@@ -354,7 +354,12 @@ describe('the head the reader grows, on the main map', () => {
         timeout: 60_000,
       });
       await page.click('.copying-grow [data-role="map"]');
-      assert.equal(await page.inputValue('#map-vectors'), 'grown-2');
+      // The map's menu shows the new choice once the map has it (a step call may be running
+      // on the worker that answers the map's request).
+      await poll(async () => (await page.inputValue('#map-vectors')) === 'grown-2', {
+        timeout: 10_000,
+        message: "the map's menu never showed the grown head",
+      });
       await noteMentions(page, /^Layer 2 of the head you grow from seed 1, at step \d+ of 200/);
       await noteMentions(page, /at step 200 of 200\./, 120_000);
       assert.match(page.url(), /vectors=grown-2/);
