@@ -58,3 +58,11 @@ export function cssColor(name) {
   resolved.set(name, getComputedStyle(probe).color);
   return resolved.get(name);
 }
+
+// The colours a letter map (lib/letter-map.js) draws with: its labels, its masked cells and the
+// cell under the reader's pointer. The first screen, section 8 and section 9 draw one each.
+export const letterMapColours = () => ({
+  text: cssColor('--text'),
+  mask: cssColor('--surface-2'),
+  focus: cssColor('--focus'),
+});

@@ -13,6 +13,7 @@
 // The page's grower (figures/copying/grower.js) taking each step on one, two or four workers
 // (modules of their own here, as learning.js pins the channels 'grow@w') gives the same losses,
 // scores and map bit for bit.
+import { generator } from './random-changes.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -91,22 +92,10 @@ function relaxedLosses() {
   return JSON.parse(child.stdout);
 }
 
-// A small seeded generator (mulberry32), so the strings are the same in every run.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Of the second copy's rows P + 1 … 2P − 1 of `count` random strings shown twice, how many put
 // their largest layer-2 weight on i − P + 1, and how many rows there were.
 function copyingRows(learning, name, letters, count) {
-  const next = random(7);
+  const next = generator(7);
   let copying = 0;
   let rows = 0;
   for (let n = 0; n < count; n++) {

@@ -5,7 +5,7 @@
 import { Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
 import { axisTick } from '../../lib/format.js';
 import { drawLetterMap } from '../../lib/letter-map.js';
-import { cssColor } from '../../theme.js';
+import { cssColor, letterMapColours } from '../../theme.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
@@ -121,11 +121,7 @@ export function drawReading({ scroller, canvas }, model, cache) {
   drawLetterMap(canvas, model, {
     width: scroller.clientWidth,
     height: Math.min(scroller.clientWidth, Math.round(0.6 * window.innerHeight)),
-    colours: {
-      text: cssColor('--text'),
-      mask: cssColor('--surface-2'),
-      focus: cssColor('--focus'),
-    },
+    colours: letterMapColours(),
     cache,
   });
   canvas.setAttribute(

@@ -2,7 +2,7 @@
 // rows side by side (their weights over the keys, then the first numbers of each query).
 import { cell as number, visibleToken } from '../../lib/format.js';
 import { drawLetterMap, shortLabel } from '../../lib/letter-map.js';
-import { cssColor } from '../../theme.js';
+import { letterMapColours } from '../../theme.js';
 
 const QUERY_NUMBERS = 4;
 
@@ -87,11 +87,7 @@ export function drawExperimentMap(canvas, snapshot, cache, size) {
     {
       width: size.width,
       height: Math.min(size.width, Math.round(0.55 * size.viewportHeight)),
-      colours: {
-        text: cssColor('--text'),
-        mask: cssColor('--surface-2'),
-        focus: cssColor('--focus'),
-      },
+      colours: letterMapColours(),
       cache,
     },
   );

@@ -1,14 +1,8 @@
 // Draws the first screen: the letter map (lib/letter-map.js) in its scrolling box, and the lines
 // under it. Only drawing: every word comes from model.js.
 import { drawLetterMap, scrollToLast } from '../../lib/letter-map.js';
-import { cssColor } from '../../theme.js';
+import { letterMapColours } from '../../theme.js';
 import { cellLine } from './model.js';
-
-const colours = () => ({
-  text: cssColor('--text'),
-  mask: cssColor('--surface-2'),
-  focus: cssColor('--focus'),
-});
 
 // The map's box: this high whatever the words, so that typing never moves what is under it
 // (hero.css reserves it before the figure starts, so the first screen does not move either),
@@ -23,7 +17,7 @@ export function drawHero(parts, view) {
   view.box = drawLetterMap(parts.canvas, model, {
     width: parts.scroller.clientWidth,
     height,
-    colours: colours(),
+    colours: letterMapColours(),
     highlight,
     cache: view.cache,
   });
