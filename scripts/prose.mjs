@@ -6,6 +6,7 @@
 // markers) is not the one this run prints; --write-readme rewrites it. --no-notes skips the
 // browser (and the README check).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { markdownTable, replaceSection } from './markdown.mjs';
 import { measure, sentences, words } from './prose/measure.mjs';
 import { narrativeSections } from './prose/narrative.mjs';
 
@@ -53,33 +54,15 @@ function tableLines(rows, total, markdown) {
     [`narrative, in all (budget ${MAX_WORDS})`, String(total), '', over],
   ];
   if (!markdown) return cells.map((line) => line.join('  '));
-  const length = (text) => [...text].length;
-  const widths = cells[0].map((_, column) =>
-    Math.max(3, ...cells.map((line) => length(line[column]))),
-  );
-  const right = [false, true, true, false];
-  const pad = (text, column) => {
-    const room = ' '.repeat(widths[column] - length(text));
-    return right[column] ? room + text : text + room;
-  };
-  const rule = widths.map((width, column) =>
-    right[column] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width),
-  );
-  const line = (values) => `| ${values.join(' | ')} |`;
-  return [
-    line(cells[0].map(pad)),
-    line(rule),
-    ...cells.slice(1).map((values) => line(values.map(pad))),
-  ];
+  return markdownTable(cells, [1, 2]).split('\n');
 }
 
 const README = new URL('README.md', root);
-const MARKERS = /(<!-- prose:start -->\n)[\s\S]*?(<!-- prose:end -->)/;
 
 // Whether the README holds this table; with write, makes it so.
 function readmeHolds(table, write) {
   const readme = readFileSync(README, 'utf8');
-  const updated = readme.replace(MARKERS, (_, start, end) => `${start}${table}\n${end}`);
+  const updated = replaceSection(readme, 'prose', table);
   if (write && updated !== readme) writeFileSync(README, updated);
   return write || updated === readme;
 }
