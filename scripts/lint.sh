@@ -5,7 +5,8 @@
 # (scripts/layers.mjs), tests mirroring sources
 # with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links, cited doc
 # headings and paths named in comments and docs that exist, with no issue numbers
-# (scripts/check-docs.mjs). Fails on any finding.
+# (scripts/check-docs.mjs), and the docs' results tables as the committed results give them
+# (scripts/results-docs.mjs). Fails on any finding.
 # `npm run format` rewrites the layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,7 @@ else
   node scripts/layers.mjs || status=1
   node scripts/check-tree.mjs || status=1
   node scripts/check-docs.mjs || status=1
+  node scripts/results-docs.mjs || status=1
   if [ "$status" != 0 ]; then exit 1; fi
   echo "lint: clean"
 fi
