@@ -23,6 +23,7 @@ import { nameTagsLink } from './figures/name-tags/link.js';
 import { scaleLink } from './figures/scale-chart/link.js';
 import { trainingLink } from './figures/training/link.js';
 import { setupGlossary } from './lib/glossary.js';
+import { layOutSections } from './lib/lay-out-sections.js';
 import { loadScript } from './lib/load-script.js';
 import { whenNear } from './lib/when-near.js';
 import { setupShowMe } from './show-me.js';
@@ -317,6 +318,7 @@ async function start() {
   const mapShown = new Promise((resolve) => {
     onMapShown = resolve;
   });
+  mapShown.then(() => layOutSections(document));
   const compute = createCompute({
     startAfter: mapShown,
     core,

@@ -180,26 +180,10 @@ async function openReady(engine, url, width) {
   return page;
 }
 
-// Firefox's notice that some resize observations wait for the next frame (the ResizeObserver
-// spec's "loop completed with undelivered notifications": nothing is lost, they are delivered a
-// frame later). Every observer of the page changes sizes only in the frame after its callback,
-// yet Firefox printed it in 2 of 3 CI runs on a loaded machine (390 px, from disk, during the
-// experiments) and in none of 8 instrumented runs; until its source is found it is reported
-// as a diagnostic, not counted as a failure. Any other problem still fails the page.
-const DEFERRED_RESIZE_NOTICE =
-  'uncaught: ResizeObserver loop completed with undelivered notifications.';
-
 async function assertHealthy(page) {
   const text = await page.evaluate(() => document.body.textContent);
   assert.doesNotMatch(text, /\bNaN\b|\bundefined\b/, 'the page shows NaN or undefined');
-  const problems = await page.problems();
-  const notices = problems.filter((problem) => problem === DEFERRED_RESIZE_NOTICE);
-  if (notices.length > 0) console.log(`# ${notices.length}× ${DEFERRED_RESIZE_NOTICE}`);
-  assert.deepEqual(
-    problems.filter((problem) => problem !== DEFERRED_RESIZE_NOTICE),
-    [],
-    'console errors, uncaught errors or CSP violations',
-  );
+  assert.deepEqual(await page.problems(), [], 'console errors, uncaught errors or CSP violations');
 }
 
 // Runs `body` on a freshly opened page, then checks the page stayed healthy. On a failure
