@@ -5,8 +5,10 @@
 # (scripts/layers.mjs), tests mirroring sources
 # with no folder in cpp/ over 12 source files (scripts/check-tree.mjs), and links, cited doc
 # headings and paths named in comments and docs that exist, with no issue numbers
-# (scripts/check-docs.mjs), and the docs' results tables as the committed results give them
-# (scripts/results-docs.mjs). Fails on any finding.
+# (scripts/check-docs.mjs), the docs' results tables as the committed results give them
+# (scripts/results-docs.mjs), and no compiler warning from g++, clang++-14 (the fuzz targets
+# included) or em++, each source compiled with -Werror -fsyntax-only in throwaway trees under
+# build/warnings/ (scripts/warnings.mjs, the slowest check). Fails on any finding.
 # `npm run format` rewrites the layout instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,7 @@ else
   node scripts/check-tree.mjs || status=1
   node scripts/check-docs.mjs || status=1
   node scripts/results-docs.mjs || status=1
+  node scripts/warnings.mjs || status=1
   if [ "$status" != 0 ]; then exit 1; fi
   echo "lint: clean"
 fi
