@@ -10,10 +10,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { markdownTable, replaceSection, sectionBody, sectionNames } from './markdown.mjs';
 
-const CONFIGS = ['nohead', 'sqrt', 'd', 'none'];
-const LABELS = { nohead: 'no head', sqrt: '1/√d', d: '1/d', none: 'none' };
-// The differences each protocol's verdict table lists, a − b.
-const PAIRS = [
+// The docs' names for the four configurations, and the differences each protocol's verdict
+// table lists, a − b (learning-results.test.mjs checks the docs' rows by these too).
+export const CONFIGS = ['nohead', 'sqrt', 'd', 'none'];
+export const LABELS = { nohead: 'no head', sqrt: '1/√d', d: '1/d', none: 'none' };
+export const PAIRS = [
   ['sqrt', 'nohead'],
   ['d', 'nohead'],
   ['none', 'nohead'],
@@ -261,12 +262,12 @@ function main(args) {
   });
   const files = [...new Set(expected.map((s) => s.file))];
   const texts = Object.fromEntries(files.map((file) => [file, read(file)]));
-  if (args.includes('--write')) {
-    const out = written(texts, expected);
+  const write = args.includes('--write');
+  const out = write ? written(texts, expected) : texts;
+  if (write)
     for (const file of files)
       if (out[file] !== texts[file]) writeFileSync(new URL(file, root), out[file]);
-  }
-  const problems = findings(args.includes('--write') ? written(texts, expected) : texts, expected);
+  const problems = findings(out, expected);
   for (const problem of problems) console.error(`results-docs: ${problem}`);
   if (problems.length) {
     console.error('results-docs: node scripts/results-docs.mjs --write rewrites the tables');

@@ -13,6 +13,7 @@ import * as trainingModel from '../src/figures/training/model.js';
 import { DEFAULT_SETTINGS, FIXED, RUNS, WIDTHS } from '../src/figures/training/model.js';
 import { GLOSSARY } from '../src/lib/glossary.js';
 import { ALLOWED, committedForms, numbersIn, unexplained } from './quoted-numbers.mjs';
+import { CONFIGS, LABELS, PAIRS } from '../../scripts/results-docs.mjs';
 
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
@@ -20,9 +21,6 @@ const results = JSON.parse(read('web/assets/learning-results.json'));
 const head = JSON.parse(read('web/assets/trained-head.json'));
 const docs = read('docs/learning.md');
 const readme = read('README.md');
-
-const CONFIGS = ['nohead', 'sqrt', 'd', 'none'];
-const LABELS = { nohead: 'no head', sqrt: '1/√d', d: '1/d', none: 'none' };
 
 const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
 function sampleSd(values) {
@@ -120,13 +118,6 @@ function assertRow(text, cells, where) {
 const sdOf = (values) => sampleSd(values);
 const spreadOf = (values) => `${fixed(mean(values))} ± ${fixed(sdOf(values))}`;
 const signed = (x) => `${x < 0 ? '−' : '+'}${fixed(Math.abs(x))}`;
-const PAIRS = [
-  ['sqrt', 'nohead'],
-  ['d', 'nohead'],
-  ['none', 'nohead'],
-  ['none', 'sqrt'],
-  ['d', 'sqrt'],
-];
 const verdictRow = (protocol, width, a, b) => {
   const { difference, threshold, real } = compare(protocol, width, a, b);
   const verdict = real ? (difference < 0 ? 'lower' : 'higher') : 'about the same';
