@@ -90,6 +90,23 @@ async function updated() {
   });
 }
 
+// Waits until the browser has handed the page to the new version: it activates the waiting
+// worker once no page is open on the old one, and a closed page reaches the browser's own
+// process a moment after close() returns. A reader's next visit comes later than that; a visit
+// made at once could still be the old version's (seen once in a clean clone's run).
+function newVersionTakesOver(context) {
+  const tookOver = () =>
+    self.registration.waiting === null && self.registration.active?.state === 'activated';
+  return poll(
+    async () => {
+      for (const worker of context.serviceWorkers())
+        if (await worker.evaluate(tookOver).catch(() => false)) return true;
+      return false;
+    },
+    { message: 'the new version never took over once the old page closed' },
+  );
+}
+
 // The later sections' code, the proof (torch-outputs.js) and section 6's first steps
 // (learning.js and its workers): what a first visit that stayed at the top never loaded.
 async function everyFigureWorks(page) {
@@ -156,6 +173,7 @@ test('after one visit the page works offline; a new deploy comes whole at the ne
     await mountEveryFigure(finding.page);
     assert.deepEqual(await versionsSeen(finding.page), ['A'], 'a page open on A stays A');
     await finding.page.close();
+    await newVersionTakesOver(context);
 
     const next = await visit(context);
     await everyFigureWorks(next.page);
